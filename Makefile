@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# aspmctl: every entry point.
+#   make            build/aspmctl.efi (gnu-efi, -Wall -Wextra -Werror, checked)
+#   make run        boot it in QEMU+OVMF on the default topology, show the report
+#   make unit       host unit tests (cmocka) under ASan + UBSan
+#   make test       everything CI runs; ends with "N passed, N failed"
+#   make matrix / kernel / fuzz / bench: see README.md
+#
+# Packages are installed on demand by scripts/install-deps.sh.
+
+ARCH		:= x86_64
+BUILD		?= build
+CC		?= gcc
+HOST_CC		?= gcc
+EFI_INC		:= /usr/include/efi
+EFI_LIB		:= /usr/lib
+WARN		:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+		   -Wmissing-prototypes -Wvla
+CORE_SRCS	:= $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard pcie/*.c)
+EFI_SRCS	:= $(wildcard efi/*.c)
+CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h)
+
+.PHONY: all deps run unit test clean matrix kernel fuzz bench check-layout
+all: $(BUILD)/aspmctl.efi
+
+# ---------------------------------------------------------------- EFI app
+EFI_CFLAGS	:= $(WARN) -std=gnu11 -O2 -g0 -ffreestanding -fpic -fshort-wchar \
+		   -fno-stack-protector -fno-stack-check -fno-strict-aliasing \
+		   -mno-red-zone -maccumulate-outgoing-args -fno-builtin \
+		   -DASPMCTL_EFI -I$(EFI_INC) -I$(EFI_INC)/$(ARCH) -I.
+EFI_LDFLAGS	:= -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
+		   -T linker/aspmctl-$(ARCH).lds -L$(EFI_LIB) \
+		   $(EFI_LIB)/crt0-efi-$(ARCH).o
+EFI_OBJS	:= $(patsubst %.c,$(BUILD)/efi-obj/%.o,$(CORE_SRCS) $(EFI_SRCS))
+LIBGCC		= $(shell $(CC) -print-libgcc-file-name)
+VERSION		:= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+$(BUILD)/.deps-build:
+	@scripts/install-deps.sh build
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/efi-obj/%.o: %.c $(CORE_HDRS) $(wildcard efi/*.h) $(BUILD)/.deps-build
+	@mkdir -p $(@D)
+	$(CC) $(EFI_CFLAGS) -DASPMCTL_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(BUILD)/aspmctl.so: $(EFI_OBJS) linker/aspmctl-$(ARCH).lds
+	ld $(EFI_LDFLAGS) $(EFI_OBJS) -o $@ -lefi -lgnuefi $(LIBGCC)
+
+$(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
+	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+		--target efi-app-$(ARCH) --subsystem=10 $< $@.tmp
+	linker/check-image.sh $< $@.tmp
+	mv $@.tmp $@
+
+# ---------------------------------------------------------------- host tests
+HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+HOST_CFLAGS	:= $(WARN) -std=gnu11 -O1 -g $(HOST_SAN) -I. -DASPMCTL_HOST
+HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) $(wildcard tests/sim/*.c))
+UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+
+$(BUILD)/.deps-unit:
+	@scripts/install-deps.sh unit
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/unit/*.h) $(BUILD)/.deps-unit
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/unit/%: tests/unit/%.c $(HOST_OBJS) $(wildcard tests/unit/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -o $@ -lcmocka
+
+unit: $(UNIT_BINS)
+	@tests/run-unit.sh $(BUILD)/results $(UNIT_BINS)
+
+# ---------------------------------------------------------------- QEMU
+run: $(BUILD)/aspmctl.efi
+	@scripts/install-deps.sh run
+	tests/qemu/run.sh --topology tests/qemu/topologies/default.topo \
+		--app $(BUILD)/aspmctl.efi --out $(BUILD)/run -- $(ARGS)
+
+test:
+	@scripts/install-deps.sh test
+	@tests/run-tests.sh
+
+check-layout:
+	@tests/check-layout.sh
+
+clean:
+	rm -rf $(BUILD)

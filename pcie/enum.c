@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Enumeration that follows what firmware programmed.
+ *
+ * Each root bus (the start bus of every usable MCFG region, plus extra
+ * roots from configuration) is scanned; below it only the buses that
+ * bridges' Secondary/Subordinate Bus Number registers lead to are
+ * visited (PCI-to-PCI Bridge Architecture 1.2 sec 3.2.5.3). We never
+ * program bus numbers. Hostile cases are detected, logged, and skipped:
+ *  - a bridge whose secondary bus is not above its own bus, whose
+ *    subordinate is below its secondary, or whose range escapes its
+ *    parent's window: bus numbers cannot be trusted (FN_BUS_BAD);
+ *  - a secondary bus outside the MCFG range (FN_BUS_RANGE);
+ *  - a bus already scanned through another bridge (FN_BUS_DUP);
+ * and since every followed secondary bus is strictly above its parent's
+ * bus, the recursion ends after at most 256 levels.
+ *
+ * Below a PCIe Downstream Port (Root Port, Switch Downstream Port) only
+ * Device 0 exists (PCIe r5.0 sec 7.3.1), unless ARI Forwarding is enabled.
+ * Vendor ID 0xffff means no function; 0x0001 is a Configuration Request
+ * Retry Status completion seen through CRS Software Visibility (sec
+ * 2.3.2): the function is not ready and is skipped after a few tries.
+ */
+#include "topo.h"
+#include "pci_regs.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+
+#define CRS_RETRIES	4
+
+struct scan {
+	struct pci_cfg *c;
+	const struct mcfg_region *r;
+	unsigned nr;
+	struct pcie_topo *t;
+	uint8_t visited[MCFG_MAX_REGIONS][256 / 8];
+};
+
+static int region_index(const struct scan *s, uint16_t seg, uint8_t bus)
+{
+	for (unsigned i = 0; i < s->nr && i < MCFG_MAX_REGIONS; i++) {
+		const struct mcfg_region *r = &s->r[i];
+
+		if (!(r->flags & MCFG_F_UNUSABLE) && r->segment == seg &&
+		    bus >= r->start_bus && bus <= r->end_bus)
+			return (int)i;
+	}
+	return -1;
+}
+
+static bool pcie_is_downstream_port(const struct pcie_fn *f)
+{
+	return (f->flags & FN_PCIE) &&
+	       (f->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+		f->pcie_type == PCI_EXP_TYPE_DOWNSTREAM);
+}
+
+const char *pcie_type_name(const struct pcie_fn *f)
+{
+	static const char *const names[] = {
+		[PCI_EXP_TYPE_ENDPOINT] = "endpoint",
+		[PCI_EXP_TYPE_LEG_END] = "legacy-endpoint",
+		[PCI_EXP_TYPE_ROOT_PORT] = "root-port",
+		[PCI_EXP_TYPE_UPSTREAM] = "upstream-port",
+		[PCI_EXP_TYPE_DOWNSTREAM] = "downstream-port",
+		[PCI_EXP_TYPE_PCI_BRIDGE] = "pcie-pci-bridge",
+		[PCI_EXP_TYPE_PCIE_BRIDGE] = "pci-pcie-bridge",
+		[PCI_EXP_TYPE_RC_END] = "rc-endpoint",
+		[PCI_EXP_TYPE_RC_EC] = "rc-event-collector",
+	};
+	static const char *const unknown[16] = {
+		"unknown-0", "unknown-1", "unknown-2", "unknown-3", "unknown-4",
+		"unknown-5", "unknown-6", "unknown-7", "unknown-8", "unknown-9",
+		"unknown-10", "unknown-11", "unknown-12", "unknown-13",
+		"unknown-14", "unknown-15",
+	};
+
+	if (!(f->flags & FN_PCIE))
+		return (f->flags & FN_BRIDGE) ? "pci-bridge" : "pci";
+	if (f->pcie_type < ARRAY_SIZE(names) && names[f->pcie_type])
+		return names[f->pcie_type];
+	return unknown[f->pcie_type & 15];
+}
+
+int pcie_find_fn(const struct pcie_topo *t, struct pci_addr a)
+{
+	for (unsigned i = 0; i < t->nfn; i++)
+		if (pci_addr_eq(t->fn[i].addr, a))
+			return (int)i;
+	return -1;
+}
+
+/* Read the ID dword; 0 = present, -AE_NODEV absent, -AE_BUSY not ready. */
+static int probe_id(struct scan *s, struct pci_addr a, uint32_t *id)
+{
+	char b[16];
+
+	for (unsigned i = 0; i < CRS_RETRIES; i++) {
+		int rc = pci_cfg_read32(s->c, a, PCI_VENDOR_ID, id);
+
+		if (rc)
+			return rc;
+		if ((*id & 0xffff) == PCI_VENDOR_ID_NONE || *id == 0)
+			return -AE_NODEV;
+		if ((*id & 0xffff) != PCI_VENDOR_ID_CRS)
+			return 0;
+	}
+	log_warn(-AE_BUSY, "%s: function answers Configuration Retry forever, skipped",
+		 pci_addr_str(a, b));
+	s->t->problems++;
+	return -AE_BUSY;
+}
+
+static void read_pcie_cap(struct scan *s, struct pcie_fn *f)
+{
+	char b[16];
+	uint16_t flags;
+	uint32_t v;
+	uint8_t pos;
+	int rc;
+
+	rc = pci_find_cap(s->c, f->addr, PCI_CAP_ID_EXP, &pos);
+	if (rc == -AE_LOOP) {
+		f->flags |= FN_CAP_LOOP;
+		s->t->problems++;
+		log_warn(rc, "%s: capability list loops or points into the header; treated as conventional PCI",
+			 pci_addr_str(f->addr, b));
+		return;
+	}
+	if (rc)
+		return;
+	pci_cfg_read16(s->c, f->addr, pos + PCI_EXP_FLAGS, &flags);
+	if (flags == 0xffff) {
+		f->flags |= FN_GONE;
+		return;
+	}
+	f->pcie_cap = pos;
+	f->flags |= FN_PCIE;
+	f->pcie_vers = flags & PCI_EXP_FLAGS_VERS;
+	f->pcie_type = (uint8_t)((flags & PCI_EXP_FLAGS_TYPE) >> 4);
+	switch (f->pcie_type) {
+	case PCI_EXP_TYPE_ENDPOINT: case PCI_EXP_TYPE_LEG_END:
+	case PCI_EXP_TYPE_ROOT_PORT: case PCI_EXP_TYPE_UPSTREAM:
+	case PCI_EXP_TYPE_DOWNSTREAM: case PCI_EXP_TYPE_PCI_BRIDGE:
+	case PCI_EXP_TYPE_PCIE_BRIDGE: case PCI_EXP_TYPE_RC_END:
+	case PCI_EXP_TYPE_RC_EC:
+		break;
+	default:
+		f->flags |= FN_BAD_TYPE;
+		s->t->problems++;
+		log_warn(-AE_INVAL, "%s: PCIe capability with unknown port type %u; no ASPM on its link",
+			 pci_addr_str(f->addr, b), f->pcie_type);
+		return;
+	}
+	pci_cfg_read32(s->c, f->addr, pos + PCI_EXP_DEVCAP, &f->devcap);
+	/* Root Complex integrated functions have no link */
+	if (f->pcie_type == PCI_EXP_TYPE_RC_END || f->pcie_type == PCI_EXP_TYPE_RC_EC)
+		return;
+	pci_cfg_read32(s->c, f->addr, pos + PCI_EXP_LNKCAP, &f->lnkcap);
+	pci_cfg_read32(s->c, f->addr, pos + PCI_EXP_LNKCTL, &v);
+	if (f->devcap == 0xffffffff || v == 0xffffffff) {
+		f->flags |= FN_GONE;
+		return;
+	}
+	f->lnkctl = (uint16_t)v;
+	f->lnksta = (uint16_t)(v >> 16);
+	if (pcie_is_downstream_port(f)) {
+		if (flags & PCI_EXP_FLAGS_SLOT) {
+			pci_cfg_read32(s->c, f->addr, pos + PCI_EXP_SLTCAP, &v);
+			if (v != 0xffffffff && (v & PCI_EXP_SLTCAP_HPC))
+				f->flags |= FN_HOTPLUG;
+		}
+		if (f->pcie_vers >= 2) {
+			uint16_t ctl2;
+
+			pci_cfg_read16(s->c, f->addr, pos + PCI_EXP_DEVCTL2, &ctl2);
+			if (ctl2 != 0xffff && (ctl2 & PCI_EXP_DEVCTL2_ARI))
+				f->flags |= FN_ARI;
+		}
+	}
+}
+
+static void read_ext_caps(struct scan *s, struct pcie_fn *f)
+{
+	static const uint16_t ids[] = { PCI_EXT_CAP_ID_L1SS, PCI_EXT_CAP_ID_LTR };
+	uint16_t pos[2];
+	char b[16];
+	int rc;
+
+	/* L1SS/LTR matter only for functions with a link */
+	if (!(f->flags & FN_PCIE) || (f->flags & (FN_BAD_TYPE | FN_GONE)) ||
+	    f->pcie_type == PCI_EXP_TYPE_RC_END || f->pcie_type == PCI_EXP_TYPE_RC_EC ||
+	    !(f->lnkcap & PCI_EXP_LNKCAP_ASPMS))
+		return;
+	rc = pci_find_ext_caps(s->c, f->addr, ids, pos, 2);
+	if (rc == -AE_LOOP) {
+		f->flags |= FN_EXTCAP_LOOP;
+		s->t->problems++;
+		log_warn(rc, "%s: extended capability list loops; stopped walking it",
+			 pci_addr_str(f->addr, b));
+	}
+	f->ltr = pos[1];
+	if (pos[0]) {
+		f->l1ss = pos[0];
+		pci_cfg_read32(s->c, f->addr, f->l1ss + PCI_L1SS_CAP, &f->l1ss_cap);
+		pci_cfg_read32(s->c, f->addr, f->l1ss + PCI_L1SS_CTL1, &f->l1ss_ctl1);
+		if (f->l1ss_cap == 0xffffffff || f->l1ss_ctl1 == 0xffffffff) {
+			f->l1ss = 0;
+			f->l1ss_cap = f->l1ss_ctl1 = 0;
+		}
+	}
+}
+
+static int add_fn(struct scan *s, struct pci_addr a, uint32_t id, int parent,
+		  int depth, uint8_t hdr)
+{
+	struct pcie_topo *t = s->t;
+	struct pcie_fn *f;
+	char b[16];
+	uint32_t v;
+
+	if (t->nfn >= t->cap_fn) {
+		if (!t->truncated)
+			log_error(-AE_NOSPC, "more than %u functions; the rest are ignored",
+				  t->cap_fn);
+		t->truncated = true;
+		return -AE_NOSPC;
+	}
+	f = &t->fn[t->nfn];
+	mem_set(f, 0, sizeof(*f));
+	f->addr = a;
+	f->vendor = (uint16_t)id;
+	f->device = (uint16_t)(id >> 16);
+	f->parent = parent;
+	f->depth = depth;
+	f->up_link = f->down_link = -1;
+	f->hdr_type = hdr & PCI_HEADER_TYPE_MASK;
+	if (hdr & PCI_HEADER_TYPE_MFD)
+		f->flags |= FN_MULTI;
+	pci_cfg_read32(s->c, a, PCI_CLASS_REVISION, &v);
+	if (v == 0xffffffff) {
+		log_warn(-AE_IO, "%s: vanished during the scan (reads all-ones)",
+			 pci_addr_str(a, b));
+		t->problems++;
+		return -AE_IO;
+	}
+	f->revision = (uint8_t)v;
+	f->class = v >> 8;
+	if (f->hdr_type == PCI_HEADER_TYPE_BRIDGE) {
+		f->flags |= FN_BRIDGE;
+		pci_cfg_read32(s->c, a, PCI_PRIMARY_BUS, &v);
+		if (v == 0xffffffff) {
+			log_warn(-AE_IO, "%s: vanished during the scan (reads all-ones)",
+				 pci_addr_str(a, b));
+			t->problems++;
+			return -AE_IO;
+		}
+		f->primary = (uint8_t)v;
+		f->secondary = (uint8_t)(v >> 8);
+		f->subordinate = (uint8_t)(v >> 16);
+	}
+	read_pcie_cap(s, f);
+	if (f->flags & FN_GONE) {
+		log_warn(-AE_IO, "%s: vanished during the scan (reads all-ones)",
+			 pci_addr_str(a, b));
+		t->problems++;
+		return -AE_IO;
+	}
+	read_ext_caps(s, f);
+	t->nfn++;
+	return 0;
+}
+
+static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
+		     int depth, uint8_t win_lo, uint8_t win_hi);
+
+static bool bridge_window_ok(struct scan *s, struct pcie_fn *f, uint8_t bus,
+			     uint8_t win_lo, uint8_t win_hi)
+{
+	char b[16];
+	int ri;
+
+	if (f->secondary == 0 && f->subordinate == 0) {
+		log_info("%s: bridge not configured by firmware (bus numbers 0); not followed",
+			 pci_addr_str(f->addr, b));
+		return false;
+	}
+	if (f->secondary <= bus || f->subordinate < f->secondary ||
+	    f->secondary < win_lo || f->subordinate > win_hi) {
+		f->flags |= FN_BUS_BAD;
+		s->t->problems++;
+		log_warn(-AE_INVAL, "%s: bridge bus numbers invalid (primary %02x secondary %02x subordinate %02x on bus %02x, window %02x-%02x); not followed",
+			 pci_addr_str(f->addr, b), f->primary, f->secondary,
+			 f->subordinate, bus, win_lo, win_hi);
+		return false;
+	}
+	ri = region_index(s, f->addr.seg, f->secondary);
+	if (ri < 0 || region_index(s, f->addr.seg, f->subordinate) != ri) {
+		f->flags |= FN_BUS_RANGE;
+		s->t->problems++;
+		log_warn(-AE_RANGE, "%s: bridge leads to buses %02x-%02x outside the MCFG range; not followed",
+			 pci_addr_str(f->addr, b), f->secondary, f->subordinate);
+		return false;
+	}
+	if (s->visited[ri][f->secondary / 8] & (1u << (f->secondary % 8))) {
+		f->flags |= FN_BUS_DUP;
+		s->t->problems++;
+		log_warn(-AE_EXIST, "%s: secondary bus %02x already claimed by another bridge; not followed",
+			 pci_addr_str(f->addr, b), f->secondary);
+		return false;
+	}
+	return true;
+}
+
+static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
+		     int depth, uint8_t win_lo, uint8_t win_hi)
+{
+	struct pcie_topo *t = s->t;
+	const struct pcie_fn *pf = parent >= 0 ? &t->fn[parent] : NULL;
+	bool only_dev0 = pf && pcie_is_downstream_port(pf) && !(pf->flags & FN_ARI);
+	int ri = region_index(s, seg, bus);
+	unsigned first, last;
+
+	if (ri < 0)
+		return;
+	s->visited[ri][bus / 8] |= (uint8_t)(1u << (bus % 8));
+	first = t->nfn;
+	for (unsigned dev = 0; dev < (only_dev0 ? 1u : 32u); dev++) {
+		struct pci_addr a = { seg, bus, PCI_DEVFN(dev, 0) };
+		unsigned nfunc = 1;
+		uint32_t id, v;
+		uint8_t hdr;
+
+		if (probe_id(s, a, &id))
+			continue;
+		pci_cfg_read32(s->c, a, 0x0c, &v);
+		hdr = (uint8_t)(v >> 16);
+		if ((hdr & PCI_HEADER_TYPE_MFD) || (pf && (pf->flags & FN_ARI)))
+			nfunc = 8;
+		if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
+			return;
+		for (unsigned fn = 1; fn < nfunc; fn++) {
+			a.devfn = PCI_DEVFN(dev, fn);
+			if (probe_id(s, a, &id))
+				continue;
+			pci_cfg_read8(s->c, a, PCI_HEADER_TYPE, &hdr);
+			if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
+				return;
+		}
+	}
+	last = t->nfn;
+	/* then follow the bridges on this bus, in order (pre-order DFS) */
+	for (unsigned i = first; i < last; i++) {
+		struct pcie_fn *f = &t->fn[i];
+
+		if (!(f->flags & FN_BRIDGE))
+			continue;
+		if (!bridge_window_ok(s, f, bus, win_lo, win_hi))
+			continue;
+		scan_bus(s, seg, f->secondary, (int)i, depth + 1, f->secondary,
+			 f->subordinate);
+	}
+}
+
+static void scan_root(struct scan *s, uint16_t seg, uint8_t bus)
+{
+	int ri = region_index(s, seg, bus);
+	char b[16];
+	struct pci_addr a = { seg, bus, 0 };
+
+	if (ri < 0) {
+		log_warn(-AE_RANGE, "root bus %04x:%02x is outside every MCFG region; skipped",
+			 seg, bus);
+		s->t->problems++;
+		return;
+	}
+	if (s->visited[ri][bus / 8] & (1u << (bus % 8)))
+		return;
+	(void)b;
+	(void)a;
+	s->t->nroots++;
+	scan_bus(s, seg, bus, -1, 0, bus, 0xff);
+}
+
+int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
+		   const struct pcie_scan_opts *opts, struct pcie_topo *t)
+{
+	static struct scan s;	/* large (bitmaps); keep it off the stack */
+
+	mem_set(&s, 0, sizeof(s));
+	s.c = c;
+	s.r = r;
+	s.nr = nr < MCFG_MAX_REGIONS ? nr : MCFG_MAX_REGIONS;
+	s.t = t;
+	t->nfn = t->nlink = t->nroots = t->problems = 0;
+	t->truncated = false;
+	for (unsigned i = 0; i < s.nr; i++) {
+		if (r[i].flags & MCFG_F_UNUSABLE)
+			continue;
+		scan_root(&s, r[i].segment, r[i].start_bus);
+	}
+	if (opts) {
+		for (unsigned i = 0; i < opts->nextra_roots && i < ARRAY_SIZE(opts->extra_root); i++)
+			scan_root(&s, opts->extra_root[i].seg, opts->extra_root[i].bus);
+		if (opts->full_scan) {
+			/* every bus not reached through a bridge is a root */
+			for (unsigned i = 0; i < s.nr; i++) {
+				if (r[i].flags & MCFG_F_UNUSABLE)
+					continue;
+				for (unsigned bus = r[i].start_bus; bus <= r[i].end_bus; bus++)
+					scan_root(&s, r[i].segment, (uint8_t)bus);
+			}
+		}
+	}
+	pcie_build_links(t);
+	return t->truncated ? -AE_NOSPC : 0;
+}

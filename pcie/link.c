@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The link model: pair each upstream port with the functions on its
+ * secondary bus, as Linux's alloc_pcie_link_state() does, and record
+ * what the hardware says about the link (support, BIOS state, Clock PM,
+ * sanity), as pcie_aspm_cap_init() and pcie_clkpm_cap_init() do.
+ */
+#include "link.h"
+#include "pci_regs.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+
+/* Linux's pcie_downstream_port(): ports that own a link below them. */
+static bool owns_link(const struct pcie_fn *f)
+{
+	if (!(f->flags & FN_PCIE) || !(f->flags & FN_BRIDGE) ||
+	    (f->flags & (FN_BAD_TYPE | FN_BUS_BAD | FN_BUS_RANGE | FN_BUS_DUP)))
+		return false;
+	return f->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+	       f->pcie_type == PCI_EXP_TYPE_DOWNSTREAM ||
+	       f->pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE;
+}
+
+int pcie_build_links(struct pcie_topo *t)
+{
+	t->nlink = 0;
+	for (unsigned i = 0; i < t->nfn; i++)
+		t->fn[i].up_link = t->fn[i].down_link = -1;
+
+	/* fn[] is in pre-order, so a parent link is always built first */
+	for (unsigned i = 0; i < t->nfn; i++) {
+		struct pcie_fn *p = &t->fn[i];
+		struct pcie_link *l;
+		int first = -1, n = 0, f0 = -1;
+
+		if (!owns_link(p))
+			continue;
+		/* VIA quirk in Linux: a Root Port below a bridge is skipped */
+		if (p->pcie_type == PCI_EXP_TYPE_ROOT_PORT && p->parent >= 0)
+			continue;
+		for (unsigned j = i + 1; j < t->nfn; j++) {
+			if (t->fn[j].parent != (int)i)
+				continue;
+			if (first < 0)
+				first = (int)j;
+			n++;
+			if (f0 < 0 && PCI_FUNC(t->fn[j].addr.devfn) == 0)
+				f0 = (int)j;
+		}
+		if (!n)
+			continue;	/* empty slot: no link */
+		if (t->nlink >= t->cap_link) {
+			if (!t->truncated)
+				log_error(-AE_NOSPC, "more than %u links; the rest are ignored",
+					  t->cap_link);
+			t->truncated = true;
+			return -AE_NOSPC;
+		}
+		l = &t->link[t->nlink];
+		mem_set(l, 0, sizeof(*l));
+		l->up = (int)i;
+		l->down = f0 >= 0 ? f0 : first;
+		l->down_first = first;
+		l->ndown = n;
+		l->parent = -1;
+		if (p->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+		    p->pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE || p->parent < 0) {
+			l->root = (int)t->nlink;
+		} else {
+			/* the switch's upstream port, then the port above it */
+			int usp = p->parent;
+			int above = usp >= 0 ? t->fn[usp].parent : -1;
+
+			if (above < 0 || t->fn[above].down_link < 0)
+				continue;	/* Linux: no parent link state, no link */
+			l->parent = t->fn[above].down_link;
+			l->root = t->link[l->parent].root;
+			l->hops = t->link[l->parent].hops + 1;
+		}
+		p->down_link = (int)t->nlink;
+		for (int j = first; j < (int)t->nfn; j++)
+			if (t->fn[j].parent == (int)i)
+				t->fn[j].up_link = (int)t->nlink;
+		t->nlink++;
+	}
+	return 0;
+}
+
+/* -------- spec encodings (PCIe r5.0 sec 7.5.3.3 and 7.5.3.6) -------- */
+
+uint32_t aspm_l0s_exit_ns(uint32_t lnkcap)
+{
+	uint32_t enc = (lnkcap & PCI_EXP_LNKCAP_L0SEL) >> PCI_EXP_LNKCAP_L0SEL_SHIFT;
+
+	return enc == 7 ? 5 * 1000 : 64u << enc;	/* 7: "more than 4 us" */
+}
+
+uint32_t aspm_l1_exit_ns(uint32_t lnkcap)
+{
+	uint32_t enc = (lnkcap & PCI_EXP_LNKCAP_L1EL) >> PCI_EXP_LNKCAP_L1EL_SHIFT;
+
+	return enc == 7 ? 65 * 1000 : 1000u << enc;	/* 7: "more than 64 us" */
+}
+
+uint32_t aspm_l0s_acceptable_ns(uint32_t devcap)
+{
+	uint32_t enc = (devcap & PCI_EXP_DEVCAP_L0S) >> PCI_EXP_DEVCAP_L0S_SHIFT;
+
+	return enc == 7 ? ASPM_NO_LIMIT : 64u << enc;	/* 7: no limit */
+}
+
+uint32_t aspm_l1_acceptable_ns(uint32_t devcap)
+{
+	uint32_t enc = (devcap & PCI_EXP_DEVCAP_L1) >> PCI_EXP_DEVCAP_L1_SHIFT;
+
+	return enc == 7 ? ASPM_NO_LIMIT : 1000u << enc;	/* 7: no limit */
+}
+
+/* -------- link state from the hardware's registers -------- */
+
+static bool is_endpoint(const struct pcie_fn *f)
+{
+	return (f->flags & FN_PCIE) &&
+	       (f->pcie_type == PCI_EXP_TYPE_ENDPOINT ||
+		f->pcie_type == PCI_EXP_TYPE_LEG_END);
+}
+
+uint32_t link_sanity(const struct pcie_topo *t, const struct pcie_link *l)
+{
+	uint32_t s = 0;
+
+	for (int j = l->down_first; j < (int)t->nfn; j++) {
+		const struct pcie_fn *f = &t->fn[j];
+
+		if (f->parent != l->up || (f->flags & FN_REMOVED))
+			continue;
+		if (!(f->flags & FN_PCIE) || (f->flags & FN_BAD_TYPE))
+			s |= LINK_NON_PCIE;
+		else if (!(f->devcap & PCI_EXP_DEVCAP_RBER))
+			s |= LINK_PRE_1_1;
+	}
+	return s;
+}
+
+void link_read_state(const struct pcie_topo *t, struct pcie_link *l,
+		     bool blacklist)
+{
+	const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
+	uint32_t lc = up->lnkcap & dn->lnkcap;
+
+	l->aspm_support = l->aspm_enabled = l->aspm_default = 0;
+	l->aspm_capable = l->aspm_disable = 0;
+	l->sanity = link_sanity(t, l);
+	if (blacklist) {
+		/* Set enabled/disable so that the policy disables ASPM later */
+		l->aspm_enabled = ASPM_STATE_ALL;
+		l->aspm_disable = ASPM_STATE_ALL;
+	} else if (lc & PCI_EXP_LNKCAP_ASPMS) {
+		if (lc & PCI_EXP_LNKCAP_ASPM_L0S)
+			l->aspm_support |= ASPM_STATE_L0S;
+		if (dn->lnkctl & PCI_EXP_LNKCTL_ASPM_L0S)
+			l->aspm_enabled |= ASPM_STATE_L0S_UP;
+		if (up->lnkctl & PCI_EXP_LNKCTL_ASPM_L0S)
+			l->aspm_enabled |= ASPM_STATE_L0S_DW;
+		if (lc & PCI_EXP_LNKCAP_ASPM_L1)
+			l->aspm_support |= ASPM_STATE_L1;
+		if (up->lnkctl & dn->lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
+			l->aspm_enabled |= ASPM_STATE_L1;
+		/* L1 PM Substates live in function 0 only (PCIe r5.0 7.8.3) */
+		if (up->l1ss && dn->l1ss &&
+		    (up->l1ss_cap & dn->l1ss_cap & PCI_L1SS_CAP_L1_PM_SS)) {
+			uint32_t c = up->l1ss_cap & dn->l1ss_cap;
+			uint32_t e = up->l1ss_ctl1 & dn->l1ss_ctl1;
+
+			/* ASPM L1.2 needs LTR on the path (PCIe r5.0 5.5.4) */
+			if (!dn->ltr)
+				c &= ~PCI_L1SS_CAP_ASPM_L1_2;
+			if (c & PCI_L1SS_CAP_ASPM_L1_1)
+				l->aspm_support |= ASPM_STATE_L1_1;
+			if (c & PCI_L1SS_CAP_ASPM_L1_2)
+				l->aspm_support |= ASPM_STATE_L1_2;
+			if (c & PCI_L1SS_CAP_PCIPM_L1_1)
+				l->aspm_support |= ASPM_STATE_L1_1_PCIPM;
+			if (c & PCI_L1SS_CAP_PCIPM_L1_2)
+				l->aspm_support |= ASPM_STATE_L1_2_PCIPM;
+			if (e & PCI_L1SS_CTL1_ASPM_L1_1)
+				l->aspm_enabled |= ASPM_STATE_L1_1;
+			if (e & PCI_L1SS_CTL1_ASPM_L1_2)
+				l->aspm_enabled |= ASPM_STATE_L1_2;
+			if (e & PCI_L1SS_CTL1_PCIPM_L1_1)
+				l->aspm_enabled |= ASPM_STATE_L1_1_PCIPM;
+			if (e & PCI_L1SS_CTL1_PCIPM_L1_2)
+				l->aspm_enabled |= ASPM_STATE_L1_2_PCIPM;
+		}
+		l->aspm_capable = l->aspm_support;
+	}
+	l->aspm_default = l->aspm_enabled;
+	l->l0s_up_ns = aspm_l0s_exit_ns(up->lnkcap);
+	l->l0s_dw_ns = aspm_l0s_exit_ns(dn->lnkcap);
+	l->l1_ns = MAX(aspm_l1_exit_ns(up->lnkcap), aspm_l1_exit_ns(dn->lnkcap));
+
+	/* Clock PM: all functions must be capable; enabled if all enabled */
+	l->clkpm_capable = true;
+	l->clkpm_enabled = true;
+	for (int j = l->down_first; j < (int)t->nfn; j++) {
+		const struct pcie_fn *f = &t->fn[j];
+
+		if (f->parent != l->up || (f->flags & FN_REMOVED))
+			continue;
+		if (!(f->flags & FN_PCIE) || !(f->lnkcap & PCI_EXP_LNKCAP_CLKPM)) {
+			l->clkpm_capable = false;
+			l->clkpm_enabled = false;
+			break;
+		}
+		if (!(f->lnkctl & PCI_EXP_LNKCTL_CLKREQ_EN))
+			l->clkpm_enabled = false;
+	}
+	l->clkpm_default = l->clkpm_enabled;
+	l->clkpm_disable = blacklist;
+}
+
+/*
+ * pcie_aspm_check_latency(): walk from an endpoint's link to the root,
+ * dropping states whose exit latency exceeds what the endpoint accepts.
+ * L1 costs an extra 1 us per switch on the way up (PCIe r5.0 sec
+ * 5.4.1.3.2 / the Linux implementation); the spec says nothing for L0s.
+ */
+void link_check_latency(struct pcie_topo *t, int ep)
+{
+	const struct pcie_fn *e = &t->fn[ep];
+	uint32_t acc_l0s = aspm_l0s_acceptable_ns(e->devcap);
+	uint32_t acc_l1 = aspm_l1_acceptable_ns(e->devcap);
+	uint32_t switch_lat = 0;
+	int li = e->up_link;
+	unsigned guard = 0;
+
+	while (li >= 0 && guard++ < t->nlink) {
+		struct pcie_link *l = &t->link[li];
+		const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
+		uint32_t up_l0s = aspm_l0s_exit_ns(up->lnkcap);
+		uint32_t dw_l0s = aspm_l0s_exit_ns(dn->lnkcap);
+		uint32_t l1 = MAX(aspm_l1_exit_ns(up->lnkcap), aspm_l1_exit_ns(dn->lnkcap));
+
+		if ((l->aspm_capable & ASPM_STATE_L0S_UP) && up_l0s > acc_l0s)
+			l->aspm_capable &= (uint8_t)~ASPM_STATE_L0S_UP;
+		if ((l->aspm_capable & ASPM_STATE_L0S_DW) && dw_l0s > acc_l0s)
+			l->aspm_capable &= (uint8_t)~ASPM_STATE_L0S_DW;
+		if ((l->aspm_capable & ASPM_STATE_L1) &&
+		    (uint64_t)l1 + switch_lat > acc_l1)
+			l->aspm_capable &= (uint8_t)~ASPM_STATE_L1;
+		switch_lat += 1000;
+		li = l->parent;
+	}
+}
+
+void link_check_all_latencies(struct pcie_topo *t, int root, bool init)
+{
+	for (unsigned i = 0; i < t->nlink; i++) {
+		struct pcie_link *l = &t->link[i];
+
+		if (l->removed || (root >= 0 && l->root != root))
+			continue;
+		l->aspm_capable = l->aspm_support;
+	}
+	for (unsigned i = 0; i < t->nlink; i++) {
+		struct pcie_link *l = &t->link[i];
+
+		if (l->removed || (root >= 0 && l->root != root))
+			continue;
+		/*
+		 * At link initialisation Linux checks endpoint latencies only
+		 * on links that passed the sanity checks and where both ends
+		 * support some ASPM (pcie_aspm_cap_init() returns early
+		 * otherwise); the recheck after a removal
+		 * (pcie_update_aspm_capable()) checks every link's endpoints.
+		 */
+		if (init && (l->aspm_disable == ASPM_STATE_ALL ||
+			     !(t->fn[l->up].lnkcap & t->fn[l->down].lnkcap &
+			       PCI_EXP_LNKCAP_ASPMS)))
+			continue;
+		for (int j = l->down_first; j < (int)t->nfn; j++) {
+			const struct pcie_fn *f = &t->fn[j];
+
+			if (f->parent != l->up || (f->flags & FN_REMOVED))
+				continue;
+			if (is_endpoint(f))
+				link_check_latency(t, j);
+		}
+	}
+}

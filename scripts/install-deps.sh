@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Install the Debian 12 packages a target needs, only those missing.
+#   scripts/install-deps.sh build|run|unit|test|kernel|fuzz ...
+set -eu
+pkgs=""
+for what in "$@"; do
+	case "$what" in
+	build)	pkgs="$pkgs gcc make binutils gnu-efi" ;;
+	run)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3" ;;
+	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config" ;;
+	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config pciutils clang libclang-rt-14-dev" ;;
+	kernel)	pkgs="$pkgs linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils busybox-static ccache python3 perl" ;;
+	fuzz)	pkgs="$pkgs clang libclang-rt-14-dev" ;;
+	*)	echo "install-deps: unknown set '$what'" >&2; exit 2 ;;
+	esac
+done
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: need root to install:$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Run cmocka unit-test binaries; record and print "N passed, N failed".
+#   tests/run-unit.sh RESULTS_DIR BIN...
+set -u
+results=$1
+shift
+mkdir -p "$results"
+passed=0
+failed=0
+for bin in "$@"; do
+	log="$results/$(basename "$bin").log"
+	"$bin" >"$log" 2>&1
+	rc=$?
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+	p=${p:-0}
+	f=${f:-0}
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		# crashed (sanitizer, abort) before cmocka could count
+		f=1
+	fi
+	printf '%-40s %3s passed, %3s failed\n' "$(basename "$bin")" "$p" "$f"
+	[ "$f" -ne 0 ] && sed 's/^/    /' "$log" | grep -v '^    \[ *\(RUN\|OK\) *\]' | tail -40
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+echo "unit $passed $failed" >"$results/unit.count"
+echo "unit: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
