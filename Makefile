@@ -21,6 +21,7 @@ CORE_SRCS	:= $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard pcie/*.c)
 EFI_SRCS	:= $(wildcard efi/*.c)
 CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h)
 
+.SECONDARY:
 .PHONY: all deps run unit test clean matrix kernel fuzz bench check-layout
 all: $(BUILD)/aspmctl.efi
 
@@ -28,7 +29,7 @@ all: $(BUILD)/aspmctl.efi
 EFI_CFLAGS	:= $(WARN) -std=gnu11 -O2 -g0 -ffreestanding -fpic -fshort-wchar \
 		   -fno-stack-protector -fno-stack-check -fno-strict-aliasing \
 		   -mno-red-zone -maccumulate-outgoing-args -fno-builtin \
-		   -DASPMCTL_EFI -I$(EFI_INC) -I$(EFI_INC)/$(ARCH) -I.
+		   -DASPMCTL_EFI -isystem $(EFI_INC) -isystem $(EFI_INC)/$(ARCH) -I.
 EFI_LDFLAGS	:= -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 		   -T linker/aspmctl-$(ARCH).lds -L$(EFI_LIB) \
 		   $(EFI_LIB)/crt0-efi-$(ARCH).o
@@ -42,7 +43,8 @@ $(BUILD)/.deps-build:
 
 $(BUILD)/efi-obj/%.o: %.c $(CORE_HDRS) $(wildcard efi/*.h) $(BUILD)/.deps-build
 	@mkdir -p $(@D)
-	$(CC) $(EFI_CFLAGS) -DASPMCTL_VERSION='"$(VERSION)"' -c $< -o $@
+	@echo "  CC [efi]  $<"
+	@$(CC) $(EFI_CFLAGS) -DASPMCTL_VERSION='"$(VERSION)"' -c $< -o $@
 
 $(BUILD)/aspmctl.so: $(EFI_OBJS) linker/aspmctl-$(ARCH).lds
 	ld $(EFI_LDFLAGS) $(EFI_OBJS) -o $@ -lefi -lgnuefi $(LIBGCC)
@@ -68,11 +70,13 @@ $(BUILD)/.deps-unit:
 
 $(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/unit/*.h) $(BUILD)/.deps-unit
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+	@echo "  CC [host] $<"
+	@$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 
 $(BUILD)/unit/%: tests/unit/%.c $(HOST_OBJS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -o $@ -lcmocka
+	@echo "  LD [host] $@"
+	@$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -o $@ -lcmocka
 
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(BUILD)/results $(UNIT_BINS)

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Command-line parsing for aspmctl.efi. Plain C (no UEFI headers) so the
+ * host tests cover it; efi/main.c converts the UCS-2 load options first.
+ */
+#ifndef ASPMCTL_EFI_CLI_H
+#define ASPMCTL_EFI_CLI_H
+
+#include <stdbool.h>
+#include "../pcie/run.h"
+
+#define CLI_MAX_ARGS	32
+#define CLI_MAX_LINE	1024
+
+enum cli_cmd {
+	CLI_REPORT, CLI_PLAN, CLI_APPLY, CLI_REMOVE, CLI_HELP, CLI_VERSION,
+};
+
+struct cli {
+	enum cli_cmd cmd;
+	struct aspm_inputs in;
+	struct pci_addr remove;
+	bool remove_apply;
+	bool verbose;
+	bool full_scan;
+	unsigned nroots;
+	struct pci_addr roots[8];
+	char error[160];	/* one-line reason on -AE_INVAL */
+};
+
+/* Split a command line in place (spaces; "double quotes" group). */
+int cli_split(char *line, char **argv, int max);
+/* Parse argv (argv[0] is the first argument, not the program). */
+int cli_parse(int argc, char **argv, struct cli *c);
+void cli_usage(const struct out *o);
+
+#endif

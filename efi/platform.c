@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "platform.h"
+#include "../lib/err.h"
+
+/* ------------------------------------------------------------ console */
+
+static void con_write(void *ctx, const char *s, size_t n)
+{
+	CHAR16 buf[130];
+	unsigned k = 0;
+
+	(void)ctx;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '\n')
+			buf[k++] = L'\r';
+		buf[k++] = ch < 0x80 ? ch : L'?';
+		if (k >= 126) {
+			buf[k] = 0;
+			uefi_call_wrapper(ST->ConOut->OutputString, 2, ST->ConOut, buf);
+			k = 0;
+		}
+	}
+	if (k) {
+		buf[k] = 0;
+		uefi_call_wrapper(ST->ConOut->OutputString, 2, ST->ConOut, buf);
+	}
+}
+
+const struct out efi_console = { .write = con_write };
+
+/* ------------------------------------------------------------ memory */
+
+static EFI_MEMORY_DESCRIPTOR *mem_map;
+static UINTN mem_entries, mem_desc_size;
+
+static bool type_ok(UINT32 type)
+{
+	switch (type) {
+	case EfiMemoryMappedIO:
+	case EfiMemoryMappedIOPortSpace:
+	case EfiUnusableMemory:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Is [phys, end) covered by memory-map entries (any RAM-like type)? */
+static bool covered(uint64_t phys, uint64_t end)
+{
+	bool progress = true;
+
+	while (phys < end && progress) {
+		progress = false;
+		for (UINTN i = 0; i < mem_entries; i++) {
+			EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)
+				((UINT8 *)mem_map + i * mem_desc_size);
+			uint64_t lo = d->PhysicalStart;
+			uint64_t hi = lo + d->NumberOfPages * 4096ull;
+
+			if (type_ok(d->Type) && phys >= lo && phys < hi) {
+				phys = hi;
+				progress = true;
+				break;
+			}
+		}
+	}
+	return phys >= end;
+}
+
+static void *efi_map(void *ctx, uint64_t phys, size_t len)
+{
+	uint64_t end = phys + len;
+
+	(void)ctx;
+	if (!phys || end < phys || end > (1ull << 48))
+		return NULL;
+	if (mem_map && !covered(phys, end))
+		return NULL;
+	return (void *)(UINTN)phys;
+}
+
+void efi_mem_init(struct acpi_mem *mem)
+{
+	UINTN key;
+	UINT32 ver;
+
+	mem_map = LibMemoryMap(&mem_entries, &key, &mem_desc_size, &ver);
+	mem->map = efi_map;
+	mem->ctx = NULL;
+}
+
+void efi_mem_fini(void)
+{
+	if (mem_map)
+		FreePool(mem_map);
+	mem_map = NULL;
+}
+
+/* ------------------------------------------------------------ MMIO */
+
+static uint32_t mmio_read(void *ctx, uint64_t phys, unsigned width)
+{
+	volatile void *p = (volatile void *)(UINTN)phys;
+
+	(void)ctx;
+	switch (width) {
+	case 1:
+		return *(volatile uint8_t *)p;
+	case 2:
+		return *(volatile uint16_t *)p;
+	default:
+		return *(volatile uint32_t *)p;
+	}
+}
+
+static void mmio_write(void *ctx, uint64_t phys, unsigned width, uint32_t val)
+{
+	volatile void *p = (volatile void *)(UINTN)phys;
+
+	(void)ctx;
+	switch (width) {
+	case 1:
+		*(volatile uint8_t *)p = (uint8_t)val;
+		break;
+	case 2:
+		*(volatile uint16_t *)p = (uint16_t)val;
+		break;
+	default:
+		*(volatile uint32_t *)p = val;
+		break;
+	}
+}
+
+const struct mmio_ops efi_mmio_ops = { .read = mmio_read, .write = mmio_write };
+
+/* ------------------------------------------------------------ time */
+
+static uint64_t tsc_per_us;
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+void efi_time_init(void)
+{
+	uint64_t t0 = rdtsc();
+
+	uefi_call_wrapper(BS->Stall, 1, 5000);
+	tsc_per_us = (rdtsc() - t0) / 5000;
+	if (!tsc_per_us)
+		tsc_per_us = 1;
+}
+
+uint64_t efi_time_ns(void)
+{
+	return rdtsc() * 1000 / tsc_per_us;
+}
+
+void efi_delay_us(void *ctx, unsigned us)
+{
+	(void)ctx;
+	uefi_call_wrapper(BS->Stall, 1, us);
+}
+
+EFI_STATUS efi_status_from_err(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case AE_OK:		return EFI_SUCCESS;
+	case AE_INVAL:		return EFI_INVALID_PARAMETER;
+	case AE_NOENT:
+	case AE_NODEV:		return EFI_NOT_FOUND;
+	case AE_NOMEM:		return EFI_OUT_OF_RESOURCES;
+	case AE_NOSPC:		return EFI_BUFFER_TOO_SMALL;
+	case AE_NOTSUP:		return EFI_UNSUPPORTED;
+	case AE_TIMEDOUT:	return EFI_TIMEOUT;
+	case AE_BADMSG:
+	case AE_MSGSIZE:	return EFI_CRC_ERROR;
+	case AE_BUSY:		return EFI_NOT_READY;
+	default:		return EFI_DEVICE_ERROR;
+	}
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Applying a plan: the only code in pcie/ that writes registers. Every
+ * write is a read-modify-write of the bits the plan owns (as Linux's
+ * pcie_capability_clear_and_set_word()), followed by a read-back; a
+ * mismatch is reported per register ("hardware ignored the write"), never
+ * claimed as done.
+ */
+#include "apply.h"
+#include "pci_regs.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+
+static int rd(struct pci_cfg *c, struct pci_addr a, uint16_t off, unsigned width,
+	      uint32_t *v)
+{
+	uint16_t v16;
+	int rc;
+
+	if (width == 4)
+		return pci_cfg_read32(c, a, off, v);
+	rc = pci_cfg_read16(c, a, off, &v16);
+	*v = v16;
+	return rc;
+}
+
+static int wr(struct pci_cfg *c, struct pci_addr a, uint16_t off, unsigned width,
+	      uint32_t v)
+{
+	if (width == 4)
+		return pci_cfg_write32(c, a, off, v);
+	return pci_cfg_write16(c, a, off, (uint16_t)v);
+}
+
+/* Wait until Link Training clears on the upstream port (bounded). */
+static int wait_link_training(struct pci_cfg *c, const struct pcie_fn *f,
+			      const struct aspm_env *env)
+{
+	for (unsigned i = 0; i < ASPM_RETRAIN_POLLS; i++) {
+		uint16_t sta;
+
+		if (pci_cfg_read16(c, f->addr, f->pcie_cap + PCI_EXP_LNKSTA, &sta))
+			return -AE_IO;
+		if (sta == 0xffff)
+			return -AE_IO;
+		if (!(sta & PCI_EXP_LNKSTA_LT))
+			return 0;
+		if (env && env->delay_us)
+			env->delay_us(env->ctx, ASPM_RETRAIN_POLL_US);
+	}
+	return -AE_TIMEDOUT;
+}
+
+/* Training failed: put Common Clock Configuration back as it was. */
+static void restore_ccc(struct pci_cfg *c, struct pcie_topo *t,
+			struct aspm_plan *p, unsigned retrain_idx)
+{
+	int link = p->w[retrain_idx].link;
+
+	for (unsigned k = retrain_idx; k-- > 0;) {
+		struct aspm_write *w = &p->w[k];
+		uint32_t cur;
+
+		if (w->link != link || w->step != STEP_CCC)
+			break;
+		if (rd(c, t->fn[w->fn].addr, w->off, w->width, &cur))
+			continue;
+		wr(c, t->fn[w->fn].addr, w->off, w->width,
+		   (cur & ~w->mask) | (w->old & w->mask));
+		t->fn[w->fn].lnkctl = (uint16_t)((t->fn[w->fn].lnkctl & ~w->mask) |
+						 (w->old & w->mask));
+	}
+}
+
+int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
+	       unsigned from, const struct aspm_env *env,
+	       struct aspm_apply_stats *st)
+{
+	int first_err = 0;
+	char b[16];
+
+	for (unsigned i = from; i < p->n; i++) {
+		struct aspm_write *w = &p->w[i];
+		const struct pcie_fn *f = &t->fn[w->fn];
+		uint32_t cur, val, rb, own = w->mask;
+		int rc;
+
+		if (w->step == STEP_RETRAIN) {
+			/* no training in flight before we ask for one
+			 * (PCIe r6.0.1 sec 7.5.3.7 implementation note) */
+			if (wait_link_training(c, f, env) == -AE_TIMEDOUT)
+				log_warn(-AE_TIMEDOUT, "%s: link still training before retrain",
+					 pci_addr_str(f->addr, b));
+		}
+		rc = rd(c, f->addr, w->off, w->width, &cur);
+		if (!rc && ((w->width == 2 && cur == 0xffff) || cur == 0xffffffff))
+			rc = -AE_IO;	/* the function is gone */
+		if (rc) {
+			w->result = -2;
+			st->errors++;
+			log_error(rc, "%s: cannot read register 0x%x before writing it",
+				  pci_addr_str(f->addr, b), w->off);
+			first_err = first_err ? first_err : rc;
+			continue;
+		}
+		val = (cur & ~own) | (w->val & own);
+		rc = wr(c, f->addr, w->off, w->width, val);
+		if (rc) {
+			w->result = -2;
+			st->errors++;
+			log_error(rc, "%s: write of 0x%x to register 0x%x failed",
+				  pci_addr_str(f->addr, b), val, w->off);
+			first_err = first_err ? first_err : rc;
+			continue;
+		}
+		st->written++;
+		w->old = cur;
+		w->val = val;
+		if (w->step == STEP_RETRAIN) {
+			rc = wait_link_training(c, f, env);
+			rd(c, f->addr, w->off, w->width, &rb);
+			w->readback = rb;
+			w->result = rc ? -1 : 1;
+			if (rc) {
+				st->retrain_timeouts++;
+				log_error(rc, "%s: link did not finish retraining; restoring Common Clock Configuration",
+					  pci_addr_str(f->addr, b));
+				restore_ccc(c, t, p, i);
+			}
+			continue;
+		}
+		rc = rd(c, f->addr, w->off, w->width, &rb);
+		w->readback = rb;
+		if (rc || (rb & own) != (val & own)) {
+			w->result = -1;
+			st->ignored++;
+		} else {
+			w->result = 1;
+		}
+	}
+	return first_err;
+}
+
+unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t)
+{
+	unsigned changed = 0;
+
+	for (unsigned i = 0; i < t->nfn; i++) {
+		struct pcie_fn *f = &t->fn[i];
+		uint32_t v;
+
+		if (!(f->flags & FN_PCIE) || (f->up_link < 0 && f->down_link < 0))
+			continue;
+		if (pci_cfg_read32(c, f->addr, f->pcie_cap + PCI_EXP_LNKCAP, &v) ||
+		    v == 0xffffffff)
+			continue;
+		if (v != f->lnkcap) {
+			f->lnkcap = v;
+			changed++;
+		}
+	}
+	return changed;
+}

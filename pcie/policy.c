@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ASPM policy engine.
+ *
+ * Reference semantics: Linux 6.1 drivers/pci/pcie/aspm.c for keep
+ * (POLICY_DEFAULT) and force (pcie_aspm=force pcie_aspm.policy=powersave),
+ * Linux commit 2f671e2dbff6 for clear and notouch. Differences, on
+ * purpose: nothing is written where the register already holds the
+ * target (Linux rewrites Common Clock Configuration and retrains even
+ * when nothing changes), and L1 PM Substates enables change only while
+ * ASPM L1 is disabled at both ends (PCIe r5.0 sec 5.5.4).
+ *
+ * The planner keeps a model of each register (the values cached in
+ * struct pcie_fn), updates it as it plans, and emits a write only when
+ * the model differs from the target.
+ */
+#include "policy.h"
+#include "link.h"
+#include "pci_regs.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+
+/* ---------------------------------------------------------- decision */
+
+enum aspm_action aspm_decide(const struct aspm_inputs *in)
+{
+	switch (in->override) {
+	case OVR_FORCE:
+		return ASPM_FORCE;
+	case OVR_CLEAR:
+		return ASPM_CLEAR;
+	case OVR_NOTOUCH:
+		return ASPM_NOTOUCH;
+	case OVR_KEEP:
+		return ASPM_KEEP;
+	case OVR_NONE:
+		break;
+	}
+	if (in->fadt_no_aspm)
+		return in->fadt_mode == FADT_MODE_CLEAR ? ASPM_CLEAR : ASPM_NOTOUCH;
+	if (!in->osc_granted)
+		return ASPM_NOTOUCH;
+	return ASPM_KEEP;
+}
+
+static const char *const action_names[] = {
+	[ASPM_KEEP] = "keep", [ASPM_CLEAR] = "clear",
+	[ASPM_FORCE] = "force", [ASPM_NOTOUCH] = "notouch",
+};
+static const char *const override_names[] = {
+	[OVR_NONE] = "none", [OVR_CLEAR] = "clear",
+	[OVR_FORCE] = "force", [OVR_NOTOUCH] = "notouch", [OVR_KEEP] = "keep",
+};
+static const char *const fadt_mode_names[] = {
+	[FADT_MODE_CLEAR] = "clear", [FADT_MODE_NOTOUCH] = "notouch",
+};
+
+const char *aspm_action_name(enum aspm_action a)
+{
+	return (unsigned)a < ARRAY_SIZE(action_names) ? action_names[a] : "?";
+}
+
+const char *aspm_override_name(enum aspm_override o)
+{
+	return (unsigned)o < ARRAY_SIZE(override_names) ? override_names[o] : "?";
+}
+
+const char *aspm_fadt_mode_name(enum aspm_fadt_mode m)
+{
+	return (unsigned)m < ARRAY_SIZE(fadt_mode_names) ? fadt_mode_names[m] : "?";
+}
+
+static int parse_name(const char *s, const char *const *names, unsigned n)
+{
+	if (!s)
+		return -AE_INVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (!str_cmp(s, names[i]))
+			return (int)i;
+	return -AE_INVAL;
+}
+
+int aspm_parse_override(const char *s, enum aspm_override *o)
+{
+	int i = parse_name(s, override_names, ARRAY_SIZE(override_names));
+
+	if (i < 0)
+		return i;
+	*o = (enum aspm_override)i;
+	return 0;
+}
+
+int aspm_parse_fadt_mode(const char *s, enum aspm_fadt_mode *m)
+{
+	int i = parse_name(s, fadt_mode_names, ARRAY_SIZE(fadt_mode_names));
+
+	if (i < 0)
+		return i;
+	*m = (enum aspm_fadt_mode)i;
+	return 0;
+}
+
+int aspm_parse_action(const char *s, enum aspm_action *a)
+{
+	int i = parse_name(s, action_names, ARRAY_SIZE(action_names));
+
+	if (i < 0)
+		return i;
+	*a = (enum aspm_action)i;
+	return 0;
+}
+
+/* ---------------------------------------------------------- link state */
+
+static bool blacklisted(const struct pcie_topo *t, const struct pcie_link *l,
+			enum aspm_action act)
+{
+	uint32_t s = link_sanity(t, l);
+
+	if (s & LINK_NON_PCIE)
+		return true;
+	/* pre-1.1 devices are left alone unless forced, as Linux does */
+	return (s & LINK_PRE_1_1) && act == ASPM_KEEP;
+}
+
+void aspm_init_links(struct pcie_topo *t, enum aspm_action act)
+{
+	for (unsigned i = 0; i < t->nlink; i++)
+		link_read_state(t, &t->link[i], blacklisted(t, &t->link[i], act));
+	link_check_all_latencies(t, -1, true);
+}
+
+/* ---------------------------------------------------------- plan helpers */
+
+static int plan_add(struct aspm_plan *p, int fn, int link, uint16_t off,
+		    unsigned width, enum aspm_step step, uint32_t mask,
+		    uint32_t bits, uint32_t *model)
+{
+	uint32_t val = (*model & ~mask) | (bits & mask);
+	struct aspm_write *w;
+
+	if (p->n >= p->cap) {
+		if (!p->overflow)
+			log_error(-AE_NOSPC, "plan has more than %u writes; nothing beyond is planned",
+				  p->cap);
+		p->overflow = true;
+		return -AE_NOSPC;
+	}
+	w = &p->w[p->n++];
+	mem_set(w, 0, sizeof(*w));
+	w->fn = fn;
+	w->link = link;
+	w->off = off;
+	w->width = (uint8_t)width;
+	w->step = (uint8_t)step;
+	w->mask = mask;
+	w->old = *model;
+	w->val = val;
+	*model = val;
+	return 0;
+}
+
+/* Write Link Control bits of one function if the model differs. */
+static int set_lnkctl(struct aspm_plan *p, struct pcie_topo *t, int fn, int link,
+		      enum aspm_step step, uint16_t mask, uint16_t bits)
+{
+	struct pcie_fn *f = &t->fn[fn];
+	uint32_t model = f->lnkctl;
+	int rc;
+
+	if (!(f->flags & FN_PCIE) || (f->flags & FN_REMOVED))
+		return 0;
+	if ((f->lnkctl & mask) == (bits & mask))
+		return 0;
+	rc = plan_add(p, fn, link, f->pcie_cap + PCI_EXP_LNKCTL, 2, step, mask,
+		      bits, &model);
+	f->lnkctl = (uint16_t)model;
+	return rc;
+}
+
+static int set_l1ss(struct aspm_plan *p, struct pcie_topo *t, int fn, int link,
+		    enum aspm_step step, uint32_t bits)
+{
+	struct pcie_fn *f = &t->fn[fn];
+	uint32_t model = f->l1ss_ctl1;
+	int rc;
+
+	if (!f->l1ss || (f->flags & FN_REMOVED))
+		return 0;
+	if ((f->l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) == bits)
+		return 0;
+	rc = plan_add(p, fn, link, f->l1ss + PCI_L1SS_CTL1, 4, step,
+		      PCI_L1SS_CTL1_L1SS_MASK, bits, &model);
+	f->l1ss_ctl1 = model;
+	return rc;
+}
+
+#define for_each_down(t, l, j) \
+	for (int j = (l)->down_first; j < (int)(t)->nfn; j++) \
+		if ((t)->fn[j].parent == (l)->up && !((t)->fn[j].flags & FN_REMOVED))
+
+static uint32_t state_to_l1ss(uint8_t s)
+{
+	uint32_t v = 0;
+
+	if (s & ASPM_STATE_L1_1)
+		v |= PCI_L1SS_CTL1_ASPM_L1_1;
+	if (s & ASPM_STATE_L1_2)
+		v |= PCI_L1SS_CTL1_ASPM_L1_2;
+	if (s & ASPM_STATE_L1_1_PCIPM)
+		v |= PCI_L1SS_CTL1_PCIPM_L1_1;
+	if (s & ASPM_STATE_L1_2_PCIPM)
+		v |= PCI_L1SS_CTL1_PCIPM_L1_2;
+	return v;
+}
+
+/*
+ * Bring one link to ASPM state `state` (pcie_config_aspm_link()).
+ * Order (PCIe r5.0 sec 5.5.4, 7.5.3.7; Linux aspm.c):
+ *  - L1 PM Substates enables change only while L1 is off at both ends:
+ *    if they must change and L1 is on, L1 goes off first (downstream
+ *    functions, then the upstream port);
+ *  - disabling: downstream functions first, then the upstream port,
+ *    then the L1SS control registers (downstream, then upstream);
+ *  - enabling L1: L1SS first, then the upstream port, then downstream.
+ */
+static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
+		       uint8_t state, enum aspm_step down_step)
+{
+	struct pcie_link *l = &t->link[li];
+	int up = l->up, dn = l->down;
+	uint16_t up_bits = 0, dn_bits = 0;
+	uint32_t l1ss_target = 0;
+	bool l1ss_change = false, l1_on = false;
+	int rc = 0;
+
+	if (!(state & ASPM_STATE_L1))
+		state &= (uint8_t)~ASPM_STATE_L1SS;
+	if (state & ASPM_STATE_L0S_UP)
+		dn_bits |= PCI_EXP_LNKCTL_ASPM_L0S;
+	if (state & ASPM_STATE_L0S_DW)
+		up_bits |= PCI_EXP_LNKCTL_ASPM_L0S;
+	if (state & ASPM_STATE_L1) {
+		up_bits |= PCI_EXP_LNKCTL_ASPM_L1;
+		dn_bits |= PCI_EXP_LNKCTL_ASPM_L1;
+	}
+	l1ss_target = state_to_l1ss(state);
+	if (t->fn[up].l1ss && (t->fn[up].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
+		l1ss_change = true;
+	for_each_down(t, l, j)
+		if (t->fn[j].l1ss && (t->fn[j].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
+			l1ss_change = true;
+	if (t->fn[up].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
+		l1_on = true;
+	for_each_down(t, l, j)
+		if (t->fn[j].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
+			l1_on = true;
+	(void)dn;
+
+	if (!(state & ASPM_STATE_L1)) {
+		/* disabling L1 (or it stays off): downstream first */
+		for_each_down(t, l, j)
+			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
+						   PCI_EXP_LNKCTL_ASPMC, dn_bits);
+		rc = rc ? rc : set_lnkctl(p, t, up, li, down_step == STEP_TEARDOWN ?
+					   STEP_TEARDOWN : STEP_ASPM_UP,
+					   PCI_EXP_LNKCTL_ASPMC, up_bits);
+		if (l1ss_change) {
+			for_each_down(t, l, j)
+				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
+			rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
+		}
+		return rc;
+	}
+	if (l1ss_change && l1_on) {
+		for_each_down(t, l, j)
+			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
+						   PCI_EXP_LNKCTL_ASPM_L1, 0);
+		rc = rc ? rc : set_lnkctl(p, t, up, li, down_step,
+					   PCI_EXP_LNKCTL_ASPM_L1, 0);
+	}
+	if (l1ss_change) {
+		/* disable before enable: a bit going off goes downstream
+		 * first; a bit coming on goes upstream first */
+		uint32_t keep_only = l1ss_target;
+
+		for_each_down(t, l, j)
+			rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
+						 t->fn[j].l1ss_ctl1 & keep_only & 0xf);
+		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS,
+					 t->fn[up].l1ss_ctl1 & keep_only & 0xf);
+		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
+		for_each_down(t, l, j)
+			rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
+	}
+	/* enabling L1: upstream port first */
+	rc = rc ? rc : set_lnkctl(p, t, up, li, STEP_ASPM_UP, PCI_EXP_LNKCTL_ASPMC, up_bits);
+	for_each_down(t, l, j)
+		rc = rc ? rc : set_lnkctl(p, t, j, li, STEP_ASPM_DOWN,
+					   PCI_EXP_LNKCTL_ASPMC, dn_bits);
+	return rc;
+}
+
+static int config_clkpm(struct aspm_plan *p, struct pcie_topo *t, int li, bool on)
+{
+	struct pcie_link *l = &t->link[li];
+	int rc = 0;
+
+	for_each_down(t, l, j)
+		rc = rc ? rc : set_lnkctl(p, t, j, li, STEP_CLKPM,
+					   PCI_EXP_LNKCTL_CLKREQ_EN,
+					   on ? PCI_EXP_LNKCTL_CLKREQ_EN : 0);
+	return rc;
+}
+
+/* The state the action asks for (policy_to_aspm_state() & the masks of
+ * pcie_config_aspm_link()). */
+static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
+{
+	uint8_t s;
+
+	switch (act) {
+	case ASPM_NOTOUCH:
+		return l->aspm_enabled;
+	case ASPM_CLEAR:
+		return 0;
+	case ASPM_FORCE:
+		s = ASPM_STATE_L0S | ASPM_STATE_L1;
+		break;
+	case ASPM_KEEP:
+	default:
+		s = l->aspm_default;
+		break;
+	}
+	s &= l->aspm_capable & (uint8_t)~l->aspm_disable;
+	if (!(s & ASPM_STATE_L1))
+		s &= (uint8_t)~ASPM_STATE_L1SS;
+	return s;
+}
+
+static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
+{
+	switch (act) {
+	case ASPM_NOTOUCH:
+		return l->clkpm_enabled;
+	case ASPM_CLEAR:
+		return false;
+	case ASPM_FORCE:
+		return l->clkpm_capable && !l->clkpm_disable;
+	case ASPM_KEEP:
+	default:
+		return l->clkpm_default && l->clkpm_capable && !l->clkpm_disable;
+	}
+}
+
+/* ---------------------------------------------------------- common clock */
+
+/*
+ * pcie_aspm_configure_common_clock(): when both ends take their reference
+ * clock from the slot (Link Status Slot Clock Configuration, PCIe r5.0
+ * sec 7.5.3.8), set Common Clock Configuration on every function of the
+ * link, downstream first, then retrain the link so that the new exit
+ * latencies take effect (sec 7.5.3.7).
+ */
+int aspm_plan_common_clock(struct pcie_topo *t, enum aspm_action act,
+			   struct aspm_plan *p)
+{
+	int rc = 0;
+
+	if (act != ASPM_KEEP && act != ASPM_FORCE)
+		return 0;
+	for (unsigned li = 0; li < t->nlink && !rc; li++) {
+		struct pcie_link *l = &t->link[li];
+		struct pcie_fn *up = &t->fn[l->up];
+		bool same = true;
+		uint16_t ccc;
+		unsigned before = p->n;
+
+		if (l->removed || l->aspm_disable == ASPM_STATE_ALL)
+			continue;	/* blacklisted: pcie_aspm_cap_init() bails */
+		if (!(up->lnkcap & t->fn[l->down].lnkcap & PCI_EXP_LNKCAP_ASPMS))
+			continue;
+		if (!(t->fn[l->down_first].lnksta & PCI_EXP_LNKSTA_SLC) ||
+		    !(up->lnksta & PCI_EXP_LNKSTA_SLC))
+			same = false;
+		ccc = same ? PCI_EXP_LNKCTL_CCC : 0;
+		for_each_down(t, l, j)
+			rc = rc ? rc : set_lnkctl(p, t, j, (int)li, STEP_CCC,
+						   PCI_EXP_LNKCTL_CCC, ccc);
+		rc = rc ? rc : set_lnkctl(p, t, l->up, (int)li, STEP_CCC,
+					   PCI_EXP_LNKCTL_CCC, ccc);
+		if (!rc && p->n != before) {
+			uint32_t model = up->lnkctl;
+
+			/* Retrain Link: written as 1, reads back 0 */
+			rc = plan_add(p, l->up, (int)li,
+				      up->pcie_cap + PCI_EXP_LNKCTL, 2, STEP_RETRAIN, PCI_EXP_LNKCTL_RL,
+				      PCI_EXP_LNKCTL_RL, &model);
+		}
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------- the plan */
+
+static uint32_t link_reasons(const struct pcie_topo *t, const struct pcie_link *l,
+			     const struct aspm_inputs *in, enum aspm_action act,
+			     uint8_t target)
+{
+	uint32_t r = 0, s = link_sanity(t, l);
+	const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
+	uint32_t lc = up->lnkcap & dn->lnkcap;
+
+	if (act == ASPM_CLEAR || act == ASPM_NOTOUCH) {
+		if (in && in->override != OVR_NONE)
+			r |= REASON_OVERRIDE;
+		else if (in && in->fadt_no_aspm)
+			r |= REASON_FADT;
+		else if (in && !in->osc_granted)
+			r |= REASON_OSC;
+		return r;
+	}
+	if (s & LINK_NON_PCIE)
+		r |= REASON_NON_PCIE;
+	if ((s & LINK_PRE_1_1) && act == ASPM_KEEP)
+		r |= REASON_PRE_1_1;
+	if (r)
+		return r;
+	if ((lc & PCI_EXP_LNKCAP_ASPMS) != PCI_EXP_LNKCAP_ASPMS)
+		r |= REASON_NOT_SUPPORTED;
+	if ((l->aspm_support & ASPM_STATE_L0S_UP) && !(l->aspm_capable & ASPM_STATE_L0S_UP))
+		r |= REASON_L0S_UP_LAT;
+	if ((l->aspm_support & ASPM_STATE_L0S_DW) && !(l->aspm_capable & ASPM_STATE_L0S_DW))
+		r |= REASON_L0S_DW_LAT;
+	if ((l->aspm_support & ASPM_STATE_L1) && !(l->aspm_capable & ASPM_STATE_L1))
+		r |= REASON_L1_LAT;
+	if (act == ASPM_KEEP && (l->aspm_capable & ~target & (ASPM_STATE_L0S | ASPM_STATE_L1)))
+		r |= REASON_BIOS_OFF;
+	if (act == ASPM_FORCE && (l->aspm_support & ASPM_STATE_L1SS))
+		r |= REASON_L1SS_NOT_FORCED;
+	return r;
+}
+
+int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
+		    enum aspm_action act, struct aspm_plan *p,
+		    struct aspm_link_plan *lp)
+{
+	int rc = 0;
+
+	p->action = act;
+	for (unsigned li = 0; li < t->nlink; li++) {
+		struct pcie_link *l = &t->link[li];
+		uint8_t target;
+		bool clk;
+
+		if (l->removed)
+			continue;
+		target = link_target(l, act);
+		clk = clkpm_target(l, act);
+		if (lp) {
+			lp[li].target = target;
+			lp[li].clkpm_target = clk;
+			lp[li].reasons = link_reasons(t, l, in, act, target);
+		}
+		if (act == ASPM_NOTOUCH)
+			continue;	/* not one config write */
+		if (!rc)
+			rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN);
+		if (!rc)
+			rc = config_clkpm(p, t, (int)li, clk);
+		/* software's view from now on, as Linux's link->aspm_enabled */
+		l->aspm_enabled = target;
+		l->clkpm_enabled = clk;
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------- teardown */
+
+static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
+			   struct aspm_plan *p, struct out *records)
+{
+	struct pcie_fn *f = &t->fn[fn];
+	int li = f->up_link, parent, root;
+	struct pcie_link *l;
+	unsigned before = p->n;
+	char b1[16], b2[16], b3[16];
+	int rc;
+
+	f->flags |= FN_REMOVED;
+	if (li < 0 || t->link[li].removed)
+		return 0;
+	l = &t->link[li];
+	/* the link goes with function 0 (link->downstream), not earlier */
+	if (l->down != fn)
+		return 0;
+	/* the function is stopped but still on the bus while this runs */
+	f->flags &= ~FN_REMOVED;
+	if (act == ASPM_NOTOUCH) {
+		l->removed = true;
+		f->flags |= FN_REMOVED;
+		if (records)
+			out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=1 written=0 reconfigured=-\n",
+				   pci_addr_str(f->addr, b1),
+				   pci_addr_str(t->fn[l->up].addr, b2),
+				   aspm_action_name(act));
+		return 0;
+	}
+	rc = config_link(p, t, li, 0, STEP_TEARDOWN);
+	f->flags |= FN_REMOVED;
+	l->aspm_enabled = 0;
+	l->removed = true;
+	parent = l->parent;
+	root = l->root;
+	if (!rc && parent >= 0) {
+		/* pcie_update_aspm_capable() + pcie_config_aspm_path() */
+		link_check_all_latencies(t, root, false);
+		for (int pl = parent; pl >= 0 && !rc; pl = t->link[pl].parent) {
+			uint8_t target = link_target(&t->link[pl], act);
+
+			rc = config_link(p, t, pl, target, STEP_TEARDOWN);
+			t->link[pl].aspm_enabled = target;
+		}
+	}
+	if (records)
+		out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=1 written=%u reconfigured=%s\n",
+			   pci_addr_str(f->addr, b1), pci_addr_str(t->fn[l->up].addr, b2),
+			   aspm_action_name(act), p->n - before,
+			   parent >= 0 ? pci_addr_str(t->fn[t->link[parent].up].addr, b3) : "-");
+	return rc;
+}
+
+int aspm_plan_remove(struct pcie_topo *t, enum aspm_action act, int fn,
+		     struct aspm_plan *p, struct out *records)
+{
+	struct pcie_fn *f;
+	int rc = 0;
+
+	if (fn < 0 || fn >= (int)t->nfn)
+		return -AE_NOENT;
+	f = &t->fn[fn];
+	if (f->flags & FN_REMOVED)
+		return 0;
+	/* pci_stop_bus_device(): children first, in reverse order */
+	if (f->flags & FN_BRIDGE) {
+		for (int j = (int)t->nfn - 1; j > fn; j--)
+			if (t->fn[j].parent == fn && !(t->fn[j].flags & FN_REMOVED))
+				rc = rc ? rc : aspm_plan_remove(t, act, j, p, records);
+	}
+	return rc ? rc : exit_link_state(t, act, fn, p, records);
+}

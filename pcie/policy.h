@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The ASPM policy: the decision table (docs/policy.md), the per-link plan
+ * and the teardown emulation. Pure functions over struct pcie_topo: they
+ * read the registers cached by enumeration and produce an ordered list of
+ * config writes (struct aspm_plan); pcie/apply.c is the thin step that
+ * performs them.
+ */
+#ifndef ASPMCTL_PCIE_POLICY_H
+#define ASPMCTL_PCIE_POLICY_H
+
+#include "topo.h"
+#include "../lib/fmt.h"
+
+enum aspm_action { ASPM_KEEP, ASPM_CLEAR, ASPM_FORCE, ASPM_NOTOUCH };
+/* OVR_KEEP is the app's explicit --policy keep (Linux's default policy
+ * whatever the FADT says); the kernel has no such override. */
+enum aspm_override { OVR_NONE, OVR_CLEAR, OVR_FORCE, OVR_NOTOUCH, OVR_KEEP };
+enum aspm_fadt_mode { FADT_MODE_CLEAR, FADT_MODE_NOTOUCH };
+
+struct aspm_inputs {
+	bool fadt_no_aspm;	/* FADT IAPC_BOOT_ARCH bit 4, when the field exists */
+	bool osc_granted;	/* _OSC granted ASPM control to the OS */
+	enum aspm_override override;
+	enum aspm_fadt_mode fadt_mode;
+};
+
+/* The decision table: first matching row wins. */
+enum aspm_action aspm_decide(const struct aspm_inputs *in);
+const char *aspm_action_name(enum aspm_action a);
+const char *aspm_override_name(enum aspm_override o);
+const char *aspm_fadt_mode_name(enum aspm_fadt_mode m);
+/* "none|clear|force|notouch" etc.; -AE_INVAL when unknown. */
+int aspm_parse_override(const char *s, enum aspm_override *o);
+int aspm_parse_fadt_mode(const char *s, enum aspm_fadt_mode *m);
+int aspm_parse_action(const char *s, enum aspm_action *a);
+
+/* One config write, planned. */
+enum aspm_step {
+	STEP_CCC, STEP_RETRAIN, STEP_ASPM_UP, STEP_ASPM_DOWN, STEP_L1SS,
+	STEP_CLKPM, STEP_TEARDOWN,
+};
+struct aspm_write {
+	int fn;			/* index in topo->fn */
+	int link;
+	uint16_t off;		/* absolute config offset */
+	uint8_t width;		/* 2 or 4 */
+	uint8_t step;		/* enum aspm_step */
+	uint32_t mask;		/* bits this write owns */
+	uint32_t old;		/* register value before (model) */
+	uint32_t val;		/* value to write: (current & ~mask) | bits */
+	/* filled by apply */
+	uint32_t readback;
+	int8_t result;		/* 0 not done, 1 ok, -1 ignored, -2 error */
+};
+struct aspm_plan {
+	struct aspm_write *w;
+	unsigned n, cap;
+	bool overflow;
+	enum aspm_action action;
+};
+
+#define ASPM_MAX_REASONS 16
+/* Why a link ends where it does, for the records. */
+struct aspm_link_plan {
+	uint8_t target;		/* ASPM state after the plan */
+	bool clkpm_target;
+	uint32_t reasons;	/* REASON_* */
+};
+#define REASON_FADT		(1u << 0)
+#define REASON_OVERRIDE		(1u << 1)
+#define REASON_OSC		(1u << 2)
+#define REASON_NOT_SUPPORTED	(1u << 3)
+#define REASON_NON_PCIE		(1u << 4)
+#define REASON_PRE_1_1		(1u << 5)
+#define REASON_L0S_UP_LAT	(1u << 6)
+#define REASON_L0S_DW_LAT	(1u << 7)
+#define REASON_L1_LAT		(1u << 8)
+#define REASON_BIOS_OFF		(1u << 9)
+#define REASON_POLICY		(1u << 10)
+#define REASON_L1SS_NOT_FORCED	(1u << 11)
+
+/* Build link state for the action (sanity, BIOS state, latency checks). */
+void aspm_init_links(struct pcie_topo *t, enum aspm_action act);
+/* Plan Common Clock Configuration + retrain (keep and force only). */
+int aspm_plan_common_clock(struct pcie_topo *t, enum aspm_action act,
+			   struct aspm_plan *p);
+/* Plan the ASPM/L1SS/Clock PM writes of every link. lp[] (nlink entries,
+ * may be NULL) receives each link's target and reasons. */
+int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
+		    enum aspm_action act, struct aspm_plan *p,
+		    struct aspm_link_plan *lp);
+/* Emulate hot removal of function fn (and, for a bridge, everything
+ * below it), as pcie_aspm_exit_link_state() does; appends writes. */
+int aspm_plan_remove(struct pcie_topo *t, enum aspm_action act, int fn,
+		     struct aspm_plan *p, struct out *records);
+
+/* Records (docs/records.md) */
+void aspm_state_str(uint8_t state, char *buf, size_t size);
+void aspm_print_decision(const struct out *o, const struct aspm_inputs *in,
+			 bool fadt_valid, enum aspm_action act);
+void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
+		     enum aspm_action act, const struct aspm_link_plan *lp);
+void aspm_print_write(const struct out *o, const struct pcie_topo *t,
+		      const struct aspm_write *w, bool applied);
+const char *aspm_step_name(enum aspm_step s);
+
+#endif
