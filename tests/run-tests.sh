@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# `make test`: every suite CI runs, then one line "N passed, N failed".
+# Each suite writes "NAME PASSED FAILED" to build/results/NAME.count.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+results=$BUILD/results
+rm -rf "$results"
+mkdir -p "$results"
+status=0
+
+suite() {
+	name=$1
+	shift
+	echo "=== $name"
+	start=$(date +%s)
+	if ! "$@"; then
+		status=1
+		# a suite that died before counting counts as one failure
+		[ -f "$results/$name.count" ] || echo "$name 0 1" >"$results/$name.count"
+	fi
+	echo "=== $name done in $(( $(date +%s) - start ))s"
+}
+
+suite build make --no-print-directory all
+[ -f "$BUILD/aspmctl.efi" ] && echo "build 1 0" >"$results/build.count" || echo "build 0 1" >"$results/build.count"
+suite unit make --no-print-directory unit
+if [ -x tests/qemu/smoke.sh ]; then
+	suite qemu-smoke tests/qemu/smoke.sh "$BUILD/aspmctl.efi"
+fi
+
+passed=0
+failed=0
+for f in "$results"/*.count; do
+	read -r name p fl <"$f"
+	printf '  %-20s %4s passed, %4s failed\n' "$name" "$p" "$fl"
+	passed=$((passed + p))
+	failed=$((failed + fl))
+done
+[ "$failed" -ne 0 ] && status=1
+echo "$passed passed, $failed failed"
+exit $status
