@@ -722,3 +722,80 @@ const char *fadt_iapc_flag_name(unsigned bit)
 	}
 	return NULL;
 }
+
+/* Every FADT entry of one root table, deduplicated against seen[]. */
+static void patch_root(const struct acpi_mem *mem, uint64_t root, unsigned esize,
+		       const char *sig, uint16_t set, uint16_t clear,
+		       struct fadt_patch *res, unsigned max, unsigned *n)
+{
+	void *t;
+	uint32_t len, count;
+	int rc;
+
+	if (!root)
+		return;
+	rc = acpi_table_map(mem, root, sig, &t, &len);
+	if (rc) {
+		log_warn(rc, "%s at 0x%llx: not usable, its FADTs are not patched",
+			 sig, (unsigned long long)root);
+		return;
+	}
+	count = (len - ACPI_HDR_LEN) / esize;
+	if (count > ACPI_ROOT_MAX_ENTRIES)
+		count = ACPI_ROOT_MAX_ENTRIES;
+	for (unsigned i = 0; i < count; i++) {
+		const uint8_t *e = (const uint8_t *)t + ACPI_HDR_LEN + (size_t)i * esize;
+		uint64_t phys = esize == 8 ? get_le64(e) : get_le32(e);
+		const uint8_t *h = map_range(mem, phys, ACPI_HDR_LEN);
+		struct fadt_patch *p;
+		void *ft;
+		uint32_t flen;
+		bool dup = false;
+
+		if (!h || mem_cmp(h, ACPI_SIG_FADT, 4))
+			continue;
+		for (unsigned k = 0; k < *n; k++)
+			dup |= res[k].phys == phys;
+		if (dup || *n >= max)
+			continue;
+		p = &res[(*n)++];
+		mem_set(p, 0, sizeof(*p));
+		p->phys = phys;
+		p->root = sig;
+		p->rc = acpi_table_map(mem, phys, ACPI_SIG_FADT, &ft, &flen);
+		if (p->rc) {
+			log_error(p->rc, "FADT at 0x%llx (%s entry %u): invalid, not patched",
+				  (unsigned long long)phys, sig, i);
+			continue;
+		}
+		p->length = flen;
+		p->rc = fadt_patch_boot_arch(ft, flen, set, clear, &p->before, &p->after);
+	}
+}
+
+int acpi_patch_fadts(const struct acpi_mem *mem, uint64_t rsdp_phys,
+		     uint16_t set, uint16_t clear, struct fadt_patch *res,
+		     unsigned max, unsigned *n)
+{
+	struct acpi_rsdp_info r;
+	const uint8_t *p = NULL;
+	size_t plen = 0;
+	int rc;
+
+	*n = 0;
+	rc = rsdp_map(mem, rsdp_phys, &p, &plen);
+	if (rc)
+		return rc;
+	rc = acpi_rsdp_parse(p, plen, rsdp_phys, &r);
+	if (rc)
+		return rc;
+	/* both roots: an OS may follow either (Linux prefers the XSDT) */
+	patch_root(mem, r.xsdt, 8, ACPI_SIG_XSDT, set, clear, res, max, n);
+	patch_root(mem, r.rsdt, 4, ACPI_SIG_RSDT, set, clear, res, max, n);
+	if (!*n)
+		return log_error(-AE_NOENT, "no FADT reachable from the RSDT or XSDT");
+	for (unsigned i = 0; i < *n; i++)
+		if (res[i].rc)
+			return res[i].rc;
+	return 0;
+}

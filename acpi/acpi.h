@@ -143,6 +143,20 @@ int acpi_discover(const struct acpi_mem *mem, uint64_t rsdp_phys,
 int fadt_patch_boot_arch(void *table, uint32_t len, uint16_t set,
 			 uint16_t clear, uint16_t *before, uint16_t *after);
 
+/* Patch every FADT reachable from the RSDT and the XSDT (each address
+ * once). Returns the first failure (e.g. -AE_NOTSUP for a FADT too short
+ * to carry the flag), -AE_NOENT when no FADT is reachable. */
+struct fadt_patch {
+	uint64_t phys;
+	const char *root;	/* "XSDT" or "RSDT": where it was first seen */
+	uint32_t length;
+	uint16_t before, after;
+	int rc;
+};
+int acpi_patch_fadts(const struct acpi_mem *mem, uint64_t rsdp_phys,
+		     uint16_t set, uint16_t clear, struct fadt_patch *res,
+		     unsigned max, unsigned *n);
+
 /* Names of the IAPC_BOOT_ARCH bits, for reports. */
 const char *fadt_iapc_flag_name(unsigned bit);
 

@@ -77,6 +77,8 @@ int cli_parse(int argc, char **argv, struct cli *c)
 			c->cmd = CLI_HELP;
 		else if (!str_cmp(cmd, "version"))
 			c->cmd = CLI_VERSION;
+		else if (!str_cmp(cmd, "fadt"))
+			c->cmd = CLI_FADT;
 		else
 			return usage_error(c, "unknown command '%s' (try -h)", cmd);
 		if (c->cmd == CLI_REMOVE) {
@@ -84,6 +86,15 @@ int cli_parse(int argc, char **argv, struct cli *c)
 				return usage_error(c, "remove: missing BDF (SSSS:BB:DD.F)%s", NULL);
 			if (pci_addr_parse(argv[i], &c->remove))
 				return usage_error(c, "remove: bad BDF '%s' (expected SSSS:BB:DD.F)", argv[i]);
+			i++;
+		}
+		if (c->cmd == CLI_FADT) {
+			if (i < argc && !str_cmp(argv[i], "--set-no-aspm"))
+				c->fadt_set = 1;
+			else if (i < argc && !str_cmp(argv[i], "--clear-no-aspm"))
+				c->fadt_set = 0;
+			else
+				return usage_error(c, "fadt: expected --set-no-aspm or --clear-no-aspm%s", NULL);
 			i++;
 		}
 	}
@@ -153,6 +164,9 @@ void cli_usage(const struct out *o)
 "  plan               decision records and the writes apply would make\n"
 "  apply              apply the policy, read every write back\n"
 "  remove BDF         emulate hot removal of BDF (teardown as Linux does)\n"
+"  fadt --set-no-aspm | --clear-no-aspm\n"
+"                     test platforms: patch IAPC_BOOT_ARCH bit 4 in every\n"
+"                     FADT (RSDT and XSDT), fix checksums, show before/after\n"
 "  help, version\n"
 "options:\n"
 "  --policy auto|keep|clear|force|notouch   override the decision table\n"

@@ -14,6 +14,7 @@
 
 enum cli_cmd {
 	CLI_REPORT, CLI_PLAN, CLI_APPLY, CLI_REMOVE, CLI_HELP, CLI_VERSION,
+	CLI_FADT,
 };
 
 struct cli {
@@ -21,6 +22,7 @@ struct cli {
 	struct aspm_inputs in;
 	struct pci_addr remove;
 	bool remove_apply;
+	int fadt_set;		/* CLI_FADT: 1 set, 0 clear the no-ASPM bit */
 	bool verbose;
 	bool full_scan;
 	unsigned nroots;

@@ -78,6 +78,33 @@ static int find_rsdp(uint64_t *phys)
 	return log_error(-AE_NOENT, "no ACPI RSDP in the EFI configuration table");
 }
 
+static int run_fadt(struct cli *cli, const struct out *o)
+{
+	struct fadt_patch res[8];
+	struct acpi_mem mem;
+	uint64_t rsdp = 0;
+	unsigned n = 0;
+	int rc;
+
+	efi_mem_init(&mem);
+	rc = find_rsdp(&rsdp);
+	if (!rc)
+		rc = acpi_patch_fadts(&mem, rsdp, cli->fadt_set ? FADT_IAPC_NO_ASPM : 0,
+				      cli->fadt_set ? 0 : FADT_IAPC_NO_ASPM, res, 8, &n);
+	for (unsigned i = 0; i < n; i++) {
+		if (res[i].rc && !res[i].length)
+			out_printf(o, "aspm fadt at=0x%llx root=%s result=invalid\n",
+				   (unsigned long long)res[i].phys, res[i].root);
+		else
+			out_printf(o, "aspm fadt at=0x%llx root=%s length=%u before=0x%04x after=0x%04x result=%s\n",
+				   (unsigned long long)res[i].phys, res[i].root,
+				   res[i].length, res[i].before, res[i].after,
+				   res[i].rc ? "refused" : "ok");
+	}
+	efi_mem_fini();
+	return rc;
+}
+
 static int run(struct cli *cli, const struct out *o)
 {
 	static struct acpi_info info;
@@ -184,6 +211,8 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (!rc) {
 		if (cli.cmd == CLI_HELP)
 			cli_usage(o);
+		else if (cli.cmd == CLI_FADT)
+			rc = run_fadt(&cli, o);
 		else if (cli.cmd != CLI_VERSION)
 			rc = run(&cli, o);
 	}

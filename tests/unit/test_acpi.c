@@ -668,6 +668,57 @@ static void test_rsdt_and_xsdt_share_fadt(void **state)
 	assert_not_logged("RSDT");
 }
 
+static void test_patch_all_fadts(void **state)
+{
+	struct fadt_patch res[4];
+	uint64_t fadt, fadt2, mcfg, xsdt, rsdt, rsdp;
+	unsigned n;
+
+	(void)state;
+	fadt = add_fadt(&M, 244, 3, 0, 0x0002);
+	fadt2 = add_fadt(&M, 268, 5, 0, 0x0000);	/* only the RSDT has it */
+	mcfg = add_mcfg(&M, &mcfg_q35, 1);
+	rsdt = add_root(&M, false, (uint64_t[]){ fadt, fadt2, mcfg }, 3, 0);
+	xsdt = add_root(&M, true, (uint64_t[]){ fadt, mcfg }, 2, 0);
+	rsdp = add_rsdp(&M, 2, (uint32_t)rsdt, xsdt);
+
+	assert_int_equal(acpi_patch_fadts(&MEM, rsdp, FADT_IAPC_NO_ASPM, 0, res, 4, &n), 0);
+	assert_int_equal(n, 2);		/* the shared FADT once */
+	assert_int_equal(res[0].phys, fadt);
+	assert_string_equal(res[0].root, "XSDT");
+	assert_int_equal(res[0].before, 0x0002);
+	assert_int_equal(res[0].after, 0x0012);
+	assert_int_equal(res[1].phys, fadt2);
+	assert_string_equal(res[1].root, "RSDT");
+	assert_int_equal(res[1].after, 0x0010);
+	assert_int_equal(acpi_checksum(fake_ptr(&M, fadt), 244), 0);
+	assert_int_equal(acpi_checksum(fake_ptr(&M, fadt2), 268), 0);
+	/* what an OS then sees */
+	assert_int_equal(acpi_discover(&MEM, rsdp, &info), 0);
+	assert_true(fadt_no_aspm(&info.fadt[0]));
+	/* and back */
+	assert_int_equal(acpi_patch_fadts(&MEM, rsdp, 0, FADT_IAPC_NO_ASPM, res, 4, &n), 0);
+	assert_int_equal(res[0].after, 0x0002);
+	assert_int_equal(acpi_discover(&MEM, rsdp, &info), 0);
+	assert_false(fadt_no_aspm(&info.fadt[0]));
+}
+
+static void test_patch_all_fadts_short(void **state)
+{
+	struct fadt_patch res[4];
+	uint64_t fadt, rsdt, rsdp;
+	unsigned n;
+
+	(void)state;
+	fadt = add_fadt(&M, 132, 2, 0, 0x0000);
+	rsdt = add_root(&M, false, (uint64_t[]){ fadt }, 1, 0);
+	rsdp = add_rsdp(&M, 0, (uint32_t)rsdt, 0);
+	assert_int_equal(acpi_patch_fadts(&MEM, rsdp, FADT_IAPC_NO_ASPM, 0, res, 4, &n), -AE_NOTSUP);
+	assert_int_equal(n, 1);
+	assert_logged("FADT is 132 bytes: too short to carry IAPC_BOOT_ARCH (needs 133); not patched");
+	assert_int_equal(acpi_checksum(fake_ptr(&M, fadt), 132), 0);
+}
+
 /* ------------------------------------------------------------- FADT */
 
 static void test_fadt_lengths(void **state)
@@ -1296,6 +1347,8 @@ int main(void)
 		T(test_root_too_many_entries),
 		T(test_same_table_twice),
 		T(test_rsdt_and_xsdt_share_fadt),
+		T(test_patch_all_fadts),
+		T(test_patch_all_fadts_short),
 		T(test_fadt_lengths),
 		T(test_fadt_parse_errors),
 		T(test_no_fadt),

@@ -54,6 +54,11 @@ static void test_commands_and_options(void **state)
 	assert_true(c.verbose);
 	assert_int_equal(c.nroots, 1);
 	assert_int_equal(c.roots[0].bus, 0x80);
+	assert_int_equal(parse_line("fadt --set-no-aspm", &c), 0);
+	assert_int_equal(c.cmd, CLI_FADT);
+	assert_int_equal(c.fadt_set, 1);
+	assert_int_equal(parse_line("fadt --clear-no-aspm", &c), 0);
+	assert_int_equal(c.fadt_set, 0);
 	assert_int_equal(parse_line("-h", &c), 0);
 	assert_int_equal(c.cmd, CLI_HELP);
 	assert_int_equal(parse_line("\"plan\"  --policy   \"clear\" ", &c), 0);
@@ -70,6 +75,8 @@ static void test_usage_errors(void **state)
 		{ "plan --fadt-mode off", "--fadt-mode: expected clear or notouch, got 'off'" },
 		{ "plan --osc yes", "--osc: expected granted or denied, got 'yes'" },
 		{ "remove", "remove: missing BDF" },
+		{ "fadt", "fadt: expected --set-no-aspm or --clear-no-aspm" },
+		{ "fadt --set", "fadt: expected --set-no-aspm or --clear-no-aspm" },
 		{ "remove 0000:03:20.0", "remove: bad BDF '0000:03:20.0'" },
 		{ "remove zz", "remove: bad BDF 'zz'" },
 		{ "apply --apply", "--apply is only for 'remove'" },
