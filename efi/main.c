@@ -153,6 +153,9 @@ static int run(struct cli *cli, const struct out *o)
 	sopts.nextra_roots = cli->nroots;
 	for (unsigned i = 0; i < cli->nroots; i++)
 		sopts.extra_root[i] = cli->roots[i];
+	/* plus the root bridges firmware declares (pxb-pcie, multi-socket) */
+	sopts.nextra_roots += efi_root_buses(sopts.extra_root + sopts.nextra_roots,
+					     ARRAY_SIZE(sopts.extra_root) - sopts.nextra_roots);
 	rc = pcie_enumerate(&cfg, info.region, info.nregions, &sopts, &topo);
 	t_enum = efi_time_ns();
 	report_tree(o, &topo);

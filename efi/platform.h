@@ -24,6 +24,9 @@ void efi_time_init(void);
 uint64_t efi_time_ns(void);
 void efi_delay_us(void *ctx, unsigned us);
 
+/* Root buses of every PCI Root Bridge I/O instance; returns the count. */
+unsigned efi_root_buses(struct pci_addr *roots, unsigned max);
+
 /* negative AE_* -> EFI_STATUS */
 EFI_STATUS efi_status_from_err(int err);
 
