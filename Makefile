@@ -22,7 +22,8 @@ EFI_SRCS	:= $(wildcard efi/*.c)
 CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h)
 
 .SECONDARY:
-.PHONY: all deps run unit test clean matrix kernel fuzz bench check-layout
+.PHONY: all deps run unit test clean matrix kernel fuzz bench qemu-smoke \
+	qemu-selftest validate-expect
 all: $(BUILD)/aspmctl.efi
 
 # ---------------------------------------------------------------- EFI app
@@ -82,10 +83,28 @@ unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(BUILD)/results $(UNIT_BINS)
 
 # ---------------------------------------------------------------- QEMU
+TOPO		?= tests/qemu/topologies/default.topo
+
 run: $(BUILD)/aspmctl.efi
 	@scripts/install-deps.sh run
-	tests/qemu/run.sh --topology tests/qemu/topologies/default.topo \
-		--app $(BUILD)/aspmctl.efi --out $(BUILD)/run -- $(ARGS)
+	tests/qemu/run.sh --topology $(TOPO) --app $(BUILD)/aspmctl.efi \
+		--out $(BUILD)/run -- $(ARGS)
+
+$(BUILD)/efi-stub.efi: tests/efi-stub/stub.c tests/efi-stub/build.sh $(BUILD)/.deps-build
+	tests/efi-stub/build.sh $@
+
+qemu-smoke: $(BUILD)/aspmctl.efi
+	@scripts/install-deps.sh run
+	tests/qemu/smoke.sh $(BUILD)/aspmctl.efi --topology $(TOPO) \
+		--out $(BUILD)/qemu-smoke --results $(BUILD)/results
+
+qemu-selftest:
+	tests/qemu/selftest.sh --out $(BUILD)/qemu-selftest --results $(BUILD)/results
+
+# check tests/qemu/expect.py against the UEFI Shell's `pci` on every topology
+validate-expect:
+	@scripts/install-deps.sh run
+	tests/qemu/validate-expect.sh --out $(BUILD)/validate-expect
 
 test:
 	@scripts/install-deps.sh test

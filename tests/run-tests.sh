@@ -26,14 +26,21 @@ suite() {
 suite build make --no-print-directory all
 [ -f "$BUILD/aspmctl.efi" ] && echo "build 1 0" >"$results/build.count" || echo "build 0 1" >"$results/build.count"
 suite unit make --no-print-directory unit
-if [ -x tests/qemu/smoke.sh ]; then
-	suite qemu-smoke tests/qemu/smoke.sh "$BUILD/aspmctl.efi"
-fi
+suite qemu-selftest tests/qemu/selftest.sh --out "$BUILD/qemu-selftest" --results "$results"
+# the app on every topology, each checked against expect.py
+for topo in tests/qemu/topologies/*.topo; do
+	name=smoke-$(basename "$topo" .topo)
+	suite "$name" sh -c 'tests/qemu/smoke.sh "$1" --topology "$2" --out "$3" --results "$3" &&
+		mv "$3/qemu-smoke.count" "$4/$5.count" ||
+		{ [ -f "$3/qemu-smoke.count" ] && mv "$3/qemu-smoke.count" "$4/$5.count"; exit 1; }' \
+		sh "$BUILD/aspmctl.efi" "$topo" "$BUILD/$name" "$results" "$name"
+done
 
 passed=0
 failed=0
 for f in "$results"/*.count; do
-	read -r name p fl <"$f"
+	read -r _ p fl <"$f"
+	name=$(basename "$f" .count)
 	printf '  %-20s %4s passed, %4s failed\n' "$name" "$p" "$fl"
 	passed=$((passed + p))
 	failed=$((failed + fl))
