@@ -96,9 +96,28 @@ void report_tree(const struct out *o, const struct pcie_topo *t)
 	print_subtree(o, t, -1, 2);
 }
 
+struct bit_name {
+	uint32_t bit;
+	const char *name;
+};
+
+/* Append the names of the bits set in `bits`, comma-separated, after the
+ * n bytes already in buf; `empty` when nothing at all was written. */
+static void append_bits(uint32_t bits, const struct bit_name *names,
+			unsigned count, char *buf, size_t size, size_t n,
+			const char *empty)
+{
+	for (unsigned i = 0; i < count && n < size; i++)
+		if (bits & names[i].bit)
+			n += (size_t)fmt_snprintf(buf + n, size - n, "%s%s",
+						  n ? "," : "", names[i].name);
+	if (!n)
+		fmt_snprintf(buf, size, "%s", empty);
+}
+
 void aspm_state_str(uint8_t s, char *buf, size_t size)
 {
-	static const struct { uint8_t bit; const char *name; } names[] = {
+	static const struct bit_name names[] = {
 		{ ASPM_STATE_L1, "L1" }, { ASPM_STATE_L1_1, "L1.1" },
 		{ ASPM_STATE_L1_2, "L1.2" }, { ASPM_STATE_L1_1_PCIPM, "L1.1-pcipm" },
 		{ ASPM_STATE_L1_2_PCIPM, "L1.2-pcipm" },
@@ -112,12 +131,7 @@ void aspm_state_str(uint8_t s, char *buf, size_t size)
 		n += (size_t)fmt_snprintf(buf + n, size - n, "L0s-up");
 	else if (s & ASPM_STATE_L0S_DW)
 		n += (size_t)fmt_snprintf(buf + n, size - n, "L0s-dw");
-	for (unsigned i = 0; i < ARRAY_SIZE(names) && n < size; i++)
-		if (s & names[i].bit)
-			n += (size_t)fmt_snprintf(buf + n, size - n, "%s%s",
-						  n ? "," : "", names[i].name);
-	if (!n)
-		fmt_snprintf(buf, size, "none");
+	append_bits(s, names, ARRAY_SIZE(names), buf, size, n, "none");
 }
 
 static void lnkctl_str(uint16_t lc, char *buf, size_t size)
@@ -180,7 +194,7 @@ void report_links(const struct out *o, const struct pcie_topo *t)
 
 static const char *fn_flag_names(uint32_t fl, char *buf, size_t size)
 {
-	static const struct { uint32_t bit; const char *name; } names[] = {
+	static const struct bit_name names[] = {
 		{ FN_PCIE, "pcie" }, { FN_BRIDGE, "bridge" }, { FN_MULTI, "multi" },
 		{ FN_ARI, "ari" }, { FN_HOTPLUG, "hotplug" },
 		{ FN_CAP_LOOP, "cap-loop" }, { FN_EXTCAP_LOOP, "extcap-loop" },
@@ -188,15 +202,9 @@ static const char *fn_flag_names(uint32_t fl, char *buf, size_t size)
 		{ FN_BUS_RANGE, "bus-range" }, { FN_BUS_DUP, "bus-dup" },
 		{ FN_GONE, "gone" }, { FN_ALIAS, "alias" }, { FN_REMOVED, "removed" },
 	};
-	size_t n = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < ARRAY_SIZE(names) && n < size; i++)
-		if (fl & names[i].bit)
-			n += (size_t)fmt_snprintf(buf + n, size - n, "%s%s",
-						  n ? "," : "", names[i].name);
-	if (!n)
-		fmt_snprintf(buf, size, "none");
+	append_bits(fl, names, ARRAY_SIZE(names), buf, size, 0, "none");
 	return buf;
 }
 
@@ -221,20 +229,19 @@ void report_fn_records(const struct out *o, const struct pcie_topo *t)
 
 static void reasons_str(uint32_t r, char *buf, size_t size)
 {
-	static const char *const names[] = {
-		"fadt-no-aspm", "override", "osc-denied", "not-supported",
-		"non-pcie-fn", "pre-1.1", "l0s-up-latency", "l0s-dw-latency",
-		"l1-latency", "bios-off", "policy", "l1ss-not-forced",
+	static const struct bit_name names[] = {
+		{ REASON_FADT, "fadt-no-aspm" }, { REASON_OVERRIDE, "override" },
+		{ REASON_OSC, "osc-denied" }, { REASON_NOT_SUPPORTED, "not-supported" },
+		{ REASON_NON_PCIE, "non-pcie-fn" }, { REASON_PRE_1_1, "pre-1.1" },
+		{ REASON_L0S_UP_LAT, "l0s-up-latency" },
+		{ REASON_L0S_DW_LAT, "l0s-dw-latency" },
+		{ REASON_L1_LAT, "l1-latency" }, { REASON_BIOS_OFF, "bios-off" },
+		{ REASON_POLICY, "policy" },
+		{ REASON_L1SS_NOT_FORCED, "l1ss-not-forced" },
 	};
-	size_t n = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < ARRAY_SIZE(names) && n < size; i++)
-		if (r & (1u << i))
-			n += (size_t)fmt_snprintf(buf + n, size - n, "%s%s",
-						  n ? "," : "", names[i]);
-	if (!n)
-		fmt_snprintf(buf, size, "-");
+	append_bits(r, names, ARRAY_SIZE(names), buf, size, 0, "-");
 }
 
 static void before_after(char *buf, size_t size, const char *a, const char *b)
