@@ -28,13 +28,24 @@ int pcie_build_links(struct pcie_topo *t)
 	for (unsigned i = 0; i < t->nfn; i++)
 		t->fn[i].up_link = t->fn[i].down_link = -1;
 
-	/* fn[] is in pre-order, so a parent link is always built first */
-	for (unsigned i = 0; i < t->nfn; i++) {
-		struct pcie_fn *p = &t->fn[i];
+	/*
+	 * Linux initialises a port's link when it scans the port's
+	 * secondary bus (pci_scan_slot()), so links come in the order those
+	 * buses were scanned: the order in which each bus's first function
+	 * appears in fn[] (a bus is contiguous there, buses in scan order),
+	 * not the order of the ports. A parent link is still built first.
+	 */
+	for (unsigned c = 0; c < t->nfn; c++) {
+		int pi = t->fn[c].parent;
+		unsigned i = (unsigned)pi;
+		struct pcie_fn *p;
 		struct pcie_link *l;
 		int first = -1, n = 0, f0 = -1;
 
-		if (!owns_link(p))
+		if (pi < 0 || (c > 0 && t->fn[c - 1].parent == pi))
+			continue;	/* not the first function of a bus */
+		p = &t->fn[i];
+		if (!owns_link(p) || p->down_link >= 0)
 			continue;
 		/* VIA quirk in Linux: a Root Port below a bridge is skipped */
 		if (p->pcie_type == PCI_EXP_TYPE_ROOT_PORT && p->parent >= 0)
@@ -195,7 +206,9 @@ void link_read_state(const struct pcie_topo *t, struct pcie_link *l,
 		}
 		l->aspm_capable = l->aspm_support;
 	}
-	l->aspm_default = l->aspm_enabled;
+	/* Linux's pcie_aspm_cap_init() returns before setting aspm_default
+	 * on a blacklisted link: it stays 0, not the ALL sentinel */
+	l->aspm_default = blacklist ? 0 : l->aspm_enabled;
 	l->l0s_up_ns = aspm_l0s_exit_ns(up->lnkcap);
 	l->l0s_dw_ns = aspm_l0s_exit_ns(dn->lnkcap);
 	l->l1_ns = MAX(aspm_l1_exit_ns(up->lnkcap), aspm_l1_exit_ns(dn->lnkcap));

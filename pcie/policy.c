@@ -277,7 +277,8 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		for_each_down(t, l, j)
 			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
 						   PCI_EXP_LNKCTL_ASPM_L1, 0);
-		rc = rc ? rc : set_lnkctl(p, t, up, li, down_step,
+		rc = rc ? rc : set_lnkctl(p, t, up, li, down_step == STEP_TEARDOWN ?
+					   STEP_TEARDOWN : STEP_ASPM_UP,
 					   PCI_EXP_LNKCTL_ASPM_L1, 0);
 	}
 	if (l1ss_change) {

@@ -63,6 +63,9 @@ int aspm_run(struct pci_cfg *c, struct aspm_run *r, const struct out *o)
 					 pci_addr_str(r->remove, b));
 		rc = plan_phase(c, r, r->remove_apply, o);
 		start = r->plan.n;
+		/* with --apply those writes were made: report them too */
+		if (r->remove_apply)
+			report_write_records(o, t, &r->plan, 0, true);
 		rc = aspm_plan_remove(t, r->action, fn, &r->plan, (struct out *)o) ?: rc;
 		if (r->remove_apply)
 			rc = aspm_apply(c, t, &r->plan, start, r->env, &r->st) ?: rc;
