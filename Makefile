@@ -113,5 +113,8 @@ test:
 check-layout:
 	@tests/check-layout.sh
 
+# kernel tree, patch series, initramfs (issue 5 work in progress): see linux/kernel.mk
+include linux/kernel.mk
+
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot a test kernel in QEMU (q35, TCG, OVMF loading it with -kernel) with the
+# test initramfs, and check that /init printed its report and the guest
+# powered off before the time limit.
+#
+# Usage: linux/boot-test.sh [options] [-- QEMU-ARGS...]
+#   --variant V       patched (default) or unpatched kernel of the current series
+#   --kernel FILE     boot this bzImage instead
+#   --initrd FILE     default: the series' initramfs.cpio.gz
+#   --append STRING   added to "console=ttyS0,115200 panic=-1" (repeatable)
+#   --timeout SEC     hard limit for the whole run (default 180)
+#   --out DIR         for serial.log, qemu.log, OVMF_VARS.fd, result
+#                     (default <series dir>/boot/<variant>)
+#   --memory MIB      guest RAM (default 512)
+#   --interactive     console on this terminal, aspmctl.shell=1, no checks
+#   QEMU-ARGS         appended to QEMU's command line (topology devices);
+#                     every NIC needs romfile= (empty) or OVMF tries PXE
+# Environment: ASPMCTL_ACCEL (tcg; kvm is opt-in: OVMF fails under KVM on
+# some hosts), QEMU (qemu-system-x86_64), OVMF_CODE, OVMF_VARS.
+# Exit status 0 when the report is complete and the guest powered off.
+
+set -eu
+LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$LINUX_DIR/lib.sh"
+
+variant=patched
+kernel=""
+initrd=""
+append=""
+timeout_s=180
+out=""
+mem=512
+interactive=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--variant) [ $# -ge 2 ] || die "--variant needs a value"; variant=$2; shift ;;
+	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;
+	--initrd) [ $# -ge 2 ] || die "--initrd needs a file"; initrd=$2; shift ;;
+	--append) [ $# -ge 2 ] || die "--append needs a string"; append="$append $2"; shift ;;
+	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout_s=$2; shift ;;
+	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
+	--memory) [ $# -ge 2 ] || die "--memory needs MiB"; mem=$2; shift ;;
+	--interactive) interactive=1 ;;
+	--) shift; break ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown argument '$1' (see --help; QEMU arguments go after --)" ;;
+	esac
+	shift
+done
+case $variant in
+patched | unpatched) ;;
+*) die "--variant must be patched or unpatched, not '$variant'" ;;
+esac
+case $timeout_s$mem in
+*[!0-9]*) die "--timeout and --memory take whole numbers" ;;
+esac
+
+QEMU=${QEMU:-qemu-system-x86_64}
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+ACCEL=${ASPMCTL_ACCEL:-tcg}
+if ! command -v "$QEMU" >/dev/null || [ ! -f "$OVMF_CODE" ] || [ ! -f "$OVMF_VARS" ]; then
+	"$REPO_ROOT/scripts/install-deps.sh" run ||
+		die "QEMU or OVMF missing and could not be installed (scripts/install-deps.sh run)"
+fi
+command -v "$QEMU" >/dev/null || die "$QEMU not found"
+[ -f "$OVMF_CODE" ] || die "$OVMF_CODE not found (package ovmf)"
+[ -f "$OVMF_VARS" ] || die "$OVMF_VARS not found (package ovmf)"
+
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
+	linux_paths
+	[ -n "$kernel" ] || kernel=$(build_dir "$variant")/arch/x86/boot/bzImage
+	[ -n "$initrd" ] || initrd=$INITRAMFS
+	[ -n "$out" ] || out=$KDIR/boot/$variant
+fi
+[ -f "$kernel" ] || die "kernel $kernel not found: run make kernel (linux/build-kernel.sh)"
+[ -f "$initrd" ] || die "initramfs $initrd not found: run make kernel (linux/build-kernel.sh)"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+case $out$OVMF_CODE in
+*,*) die "QEMU option values cannot hold commas: $out / $OVMF_CODE" ;;
+esac
+
+# Every NIC must come without its iPXE option ROM.
+for a in "$@"; do
+	case $a in
+	*e1000* | *rtl8139* | *virtio-net* | *ne2k* | *pcnet* | *vmxnet* | *igb* | *i8255* | *tulip* | *usb-net*)
+		case $a in
+		*romfile=*) ;;
+		*) die "NIC without romfile= in QEMU arguments: '$a' (OVMF would try PXE for minutes; add romfile=)" ;;
+		esac
+		;;
+	esac
+done
+
+cp "$OVMF_VARS" "$out/OVMF_VARS.fd"
+chmod u+w "$out/OVMF_VARS.fd"
+cmdline="console=ttyS0,115200 panic=-1${append}"
+rm -f "$out/serial.log" "$out/qemu.log" "$out/result"
+
+set -- -nodefaults -machine q35 -accel "$ACCEL" -m "$mem" -smp 1 \
+	-display none -no-reboot \
+	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
+	-drive "if=pflash,format=raw,unit=1,file=$out/OVMF_VARS.fd" \
+	-kernel "$kernel" -initrd "$initrd" "$@"
+
+if [ "$interactive" = 1 ]; then
+	note "interactive: Ctrl-A X quits QEMU"
+	exec "$QEMU" "$@" -serial mon:stdio \
+		-append "$cmdline aspmctl.shell=1 aspmctl.loglevel=7"
+fi
+
+printf '%s' "$QEMU" >"$out/qemu.cmd"
+printf ' %s' "$@" -serial "file:$out/serial.log" -monitor none -append "$cmdline" >>"$out/qemu.cmd"
+echo >>"$out/qemu.cmd"
+
+t0=$(date +%s%N)
+rc=0
+timeout -k 5 "$timeout_s" "$QEMU" "$@" -serial "file:$out/serial.log" -monitor none \
+	-append "$cmdline" >"$out/qemu.log" 2>&1 </dev/null || rc=$?
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+secs=$(printf '%d.%01d' $((ms / 1000)) $((ms % 1000 / 100)))
+
+log=$out/serial.log
+[ -f "$log" ] || : >"$log"
+tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+MARK="=== aspmctl-init:"
+problems=""
+problem() {
+	problems="$problems
+  - $*"
+}
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	problem "timed out after ${timeout_s}s"
+elif [ "$rc" != 0 ]; then
+	problem "QEMU exited with status $rc (see $out/qemu.log)"
+fi
+grep -q "^$MARK begin init ===" "$log" || problem "/init never reported (no '$MARK begin init' line)"
+grep -q "^$MARK done ===" "$log" || problem "/init did not finish (no '$MARK done' line)"
+grep -q "reboot: Power down" "$log" || problem "the guest did not power off"
+grep -q "Kernel panic" "$log" && problem "kernel panic: $(grep -m1 'Kernel panic' "$log")"
+# Every report section but the user's own commands must succeed.
+bad=$(sed -n "s/^$MARK end \([a-z]*\) rc=\([1-9][0-9]*\) ===$/\1 (rc=\2)/p" "$log" | tr '\n' ' ')
+[ -z "$bad" ] || problem "report sections failed: $bad"
+runs=$(sed -n "s/^$MARK end \(run\.[0-9]*\) rc=\([0-9]*\) ===$/\1=\2/p" "$log" | tr '\n' ' ')
+
+release=$(sed -n "/^$MARK begin version ===/{n;n;p;}" "$log" | head -n 1)
+at_init=$(sed -n "/^$MARK begin init ===/{n;s/^uptime //p;}" "$log" | head -n 1)
+
+if [ -n "$problems" ]; then
+	{
+		echo "FAIL"
+		echo "kernel $kernel"
+		echo "elapsed $secs"
+		printf 'problems:%s\n' "$problems"
+	} >"$out/result"
+	echo "--- last lines of $log:" >&2
+	tail -n 25 "$log" >&2
+	if [ -s "$out/qemu.log" ]; then
+		echo "--- $out/qemu.log:" >&2
+		tail -n 10 "$out/qemu.log" >&2
+	fi
+	die "boot of $kernel failed after ${secs}s:$problems"
+fi
+{
+	echo "PASS"
+	echo "kernel $kernel"
+	echo "release $release"
+	echo "elapsed $secs"
+	echo "init_uptime $at_init"
+	[ -z "$runs" ] || echo "runs $runs"
+} >"$out/result"
+printf 'boot-test: PASS %s: powered off after %ss (wall clock, OVMF included); /init started at kernel uptime %ss%s\n' \
+	"${release:-$kernel}" "$secs" "${at_init:-?}" "${runs:+; commands: $runs}"
+printf 'boot-test: serial log %s\n' "$log"

@@ -1,0 +1,243 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Prepare the two kernel source trees of the current series in the cache:
+#   <cache>/linux/<debian-version>-<series-hash>/unpatched   Debian's tree as shipped
+#   <cache>/linux/<debian-version>-<series-hash>/patched     the same plus linux/patches/*.patch
+# Installs linux-source-6.1 first if missing (scripts/install-deps.sh kernel).
+# The series hash covers the patches and the config fragment: a directory
+# whose hash matches is reused as it is; for a new hash the most recent
+# directory of the same Debian version is renamed and updated in place
+# (ASPMCTL_KERNEL_REUSE=0: fresh trees instead). See linux/lib.sh.
+#
+# Usage: linux/fetch-tree.sh [--no-install] [--prune]
+#   --no-install  do not call scripts/install-deps.sh
+#   --prune       only delete every other series directory of the cache
+# Prints the series directory on stdout. See linux/lib.sh for the settings.
+
+set -eu
+LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$LINUX_DIR/lib.sh"
+
+install=1
+prune_all=0
+for arg in "$@"; do
+	case $arg in
+	--no-install) install=0 ;;
+	--prune) prune_all=1; install=0 ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown argument '$arg' (see --help)" ;;
+	esac
+done
+
+if [ "$install" = 1 ] && [ -z "${ASPMCTL_LINUX_TARBALL:-}" ]; then
+	"$REPO_ROOT/scripts/install-deps.sh" kernel ||
+		die "could not install the kernel build dependencies (scripts/install-deps.sh kernel)"
+fi
+command -v git >/dev/null || die "git is needed to prepare the kernel trees"
+command -v flock >/dev/null || die "flock (util-linux) is needed"
+
+linux_paths
+[ -r "$LINUX_TARBALL" ] ||
+	die "$LINUX_TARBALL not found (Debian $LINUX_PKG $DEBVER is installed?); reinstall $LINUX_PKG"
+
+case $KCACHE/ in
+"$REPO_ROOT"/*) note "warning: the cache $KCACHE is inside the repository $REPO_ROOT" ;;
+esac
+case $KCACHE in
+*[[:space:]:]*) die "the cache path '$KCACHE' holds white space or ':', which Kbuild rejects: set ASPMCTL_CACHE" ;;
+esac
+
+# One lock for the whole cache: tree creation touches the shared baseline repo.
+take_lock "$KCACHE/.lock"
+
+# The tarball as one commit in a bare repository, once per Debian version.
+ensure_baseline() {
+	[ -f "$BASELINE_DIR/.ready" ] && return 0
+	tmp=$BASELINE_DIR/unpack.tmp
+	rm -rf "$tmp" "$BASELINE_GIT"
+	mkdir -p "$tmp"
+	note "unpacking $LINUX_TARBALL (Debian $LINUX_PKG $DEBVER), once per version"
+	tar -xJf "$LINUX_TARBALL" -C "$tmp" --strip-components=1 ||
+		die "could not unpack $LINUX_TARBALL into $tmp"
+	[ -f "$tmp/Makefile" ] && [ -d "$tmp/drivers/pci" ] ||
+		die "$LINUX_TARBALL does not look like a Linux source tarball"
+	upstream=$(awk -F' *= *' '
+		$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$tmp/Makefile")
+	want=${DEBVER#*:}
+	want=${want%%-*}
+	want=${want%%+*}
+	want=${want%%~*}
+	if [ -z "${ASPMCTL_LINUX_VERSION:-}" ] && [ "$upstream" != "$want" ]; then
+		die "$LINUX_TARBALL holds Linux $upstream but dpkg reports $LINUX_PKG $DEBVER; reinstall the package"
+	fi
+	note "recording the tree as commit $BASE_TAG (Linux $upstream)"
+	kgit init -q --bare "$BASELINE_GIT"
+	kgit --git-dir="$BASELINE_GIT" config core.looseCompression 1
+	kgit --git-dir="$BASELINE_GIT" config gc.auto 0
+	# -f: record the tarball exactly, even files its .gitignore names.
+	kgit --git-dir="$BASELINE_GIT" --work-tree="$tmp" add -A -f
+	kgit --git-dir="$BASELINE_GIT" --work-tree="$tmp" commit -q \
+		-m "Linux $upstream as shipped in Debian $LINUX_PKG $DEBVER" \
+		-m "Unpacked from $(basename "$LINUX_TARBALL") by aspmctl linux/fetch-tree.sh."
+	kgit --git-dir="$BASELINE_GIT" tag "$BASE_TAG"
+	rm -rf "$tmp"
+	printf '%s\n' "$DEBVER" >"$BASELINE_DIR/.ready"
+}
+
+# Apply one patch file to the worktree $1.
+apply_patch() {
+	name=${2##*/}
+	if head -n 1 "$2" | grep -q '^From '; then
+		if ! out=$(kgit -C "$1" am -q --committer-date-is-author-date "$2" 2>&1); then
+			kgit -C "$1" am --abort >/dev/null 2>&1 || true
+			printf '%s\n' "$out" >&2
+			die "patch linux/patches/$name does not apply to Debian $LINUX_PKG $DEBVER (tree $1)"
+		fi
+	else
+		# A plain diff (no mail header): apply it and commit under its name.
+		if ! out=$(kgit -C "$1" apply --index "$2" 2>&1); then
+			printf '%s\n' "$out" >&2
+			die "patch linux/patches/$name does not apply to Debian $LINUX_PKG $DEBVER (tree $1)"
+		fi
+		kgit -C "$1" commit -q -m "$name"
+	fi
+}
+
+# Is $1 the top of a usable worktree of the baseline repository?
+is_worktree() {
+	[ -f "$1/.git" ] || return 1
+	top=$(kgit -C "$1" rev-parse --show-toplevel 2>/dev/null) || return 1
+	[ "$(cd "$top" && pwd -P)" = "$(cd "$1" && pwd -P)" ]
+}
+
+# Variant $1 (unpatched | patched) at the state the current series wants:
+# the baseline, or the baseline plus linux/patches. An existing worktree is
+# updated in place (git only rewrites the files that differ, so the build
+# stays incremental); a missing or broken one is checked out afresh.
+ensure_tree() {
+	v=$1
+	src=$(src_dir "$v")
+	state=$KDIR/.state-$v
+	if [ "$v" = unpatched ]; then
+		want="baseline $BASE_TAG"
+	else
+		want="baseline $BASE_TAG series $SERIES_HASH"
+	fi
+	[ -f "$state" ] && [ "$(cat "$state")" = "$want" ] && return 0
+	rm -f "$state"
+	mkdir -p "$KDIR"
+	[ -f "$src/.git" ] &&
+		kgit --git-dir="$BASELINE_GIT" worktree repair "$src" >/dev/null 2>&1
+	if is_worktree "$src"; then
+		note "updating the $v tree in place: $src"
+		kgit -C "$src" am --abort >/dev/null 2>&1 || true
+		if [ "$v" = unpatched ]; then
+			kgit -C "$src" checkout -q -f --detach "$BASE_TAG"
+		else
+			kgit -C "$src" checkout -q -f -B "aspmctl/$SERIES_HASH" "$BASE_TAG"
+		fi || die "could not reset $src to $BASE_TAG"
+	else
+		rm -rf "$src"
+		kgit --git-dir="$BASELINE_GIT" worktree prune
+		note "checking out the $v tree: $src"
+		if [ "$v" = unpatched ]; then
+			kgit --git-dir="$BASELINE_GIT" worktree add -q -f --detach "$src" "$BASE_TAG"
+		else
+			kgit --git-dir="$BASELINE_GIT" worktree add -q -f \
+				-B "aspmctl/$SERIES_HASH" "$src" "$BASE_TAG"
+		fi || die "could not check out $BASE_TAG into $src"
+	fi
+	if [ "$v" = patched ]; then
+		n=0
+		old_ifs=$IFS
+		IFS='
+'
+		for p in $(series_patches); do
+			IFS=$old_ifs
+			apply_patch "$src" "$p"
+			n=$((n + 1))
+		done
+		IFS=$old_ifs
+		note "applied $n patch(es) from linux/patches to Debian $LINUX_PKG $DEBVER"
+	fi
+	printf '%s\n' "$want" >"$state"
+}
+
+# A new series directory takes over the most recently used one of the same
+# Debian version and tree format, when no build is using it.
+take_over() {
+	[ ! -d "$KDIR" ] || return 0
+	[ "${ASPMCTL_KERNEL_REUSE:-1}" = 1 ] || return 0
+	for old in $(ls -1dt "$KCACHE/$VER_ID"-????????????/ 2>/dev/null); do
+		old=${old%/}
+		[ "$(cat "$old/.format" 2>/dev/null)" = "$TREE_FORMAT" ] || continue
+		if flock -n "$old.build-lock" mv "$old" "$KDIR" 2>/dev/null; then
+			rm -f "$old.build-lock"
+			note "reusing $old for series $SERIES_HASH (incremental update)"
+			kgit --git-dir="$BASELINE_GIT" worktree repair \
+				"$(src_dir unpatched)" "$(src_dir patched)" 2>/dev/null || true
+			return 0
+		fi
+	done
+	return 0
+}
+
+# Delete old series directories, newest kept; $1 = how many others to keep.
+prune() {
+	keep=$1
+	ls -1dt "$KCACHE"/*-????????????/ 2>/dev/null | while IFS= read -r d; do
+		d=${d%/}
+		[ "$d" = "$KDIR" ] && continue
+		if [ "$keep" -gt 0 ]; then
+			keep=$((keep - 1))
+			continue
+		fi
+		# Skip a series that a build or boot is using right now.
+		if ! flock -n "$d.build-lock" true 2>/dev/null; then
+			note "keeping $d: in use"
+			continue
+		fi
+		note "pruning old series directory $d"
+		rm -rf "$d" "$d.build-lock"
+	done
+	# Baselines: drop worktrees and branches of deleted series; drop the
+	# baseline of another Debian version once no series uses it.
+	for g in "$KCACHE"/*/baseline.git; do
+		[ -d "$g" ] || continue
+		base=${g%/baseline.git}
+		kgit --git-dir="$g" worktree prune
+		kgit --git-dir="$g" for-each-ref --format='%(refname:short)' refs/heads/aspmctl/ |
+			while IFS= read -r b; do
+				[ -d "$base-${b#aspmctl/}" ] ||
+					kgit --git-dir="$g" branch -q -D "$b" >/dev/null 2>&1 || true
+			done
+		if [ "$base" != "$BASELINE_DIR" ] && ! ls -d "$base"-????????????/ >/dev/null 2>&1; then
+			note "pruning the baseline of another Debian version: $base"
+			rm -rf "$base"
+		fi
+	done
+}
+
+if [ "$prune_all" = 1 ]; then
+	prune 0
+	exit 0
+fi
+
+ensure_baseline
+take_over
+mkdir -p "$KDIR"
+printf '%s\n' "$TREE_FORMAT" >"$KDIR/.format"
+ensure_tree unpatched
+ensure_tree patched
+mkdir -p "$LOG_DIR"
+touch "$KDIR"
+
+keep=${ASPMCTL_KEEP_TREES:-3}
+case $keep in
+'' | *[!0-9]*) die "ASPMCTL_KEEP_TREES must be a number, not '$keep'" ;;
+esac
+[ "$keep" -eq 0 ] || prune $((keep - 1))
+
+printf '%s\n' "$KDIR"
