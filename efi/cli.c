@@ -53,6 +53,15 @@ static int parse_policy(struct cli *c, const char *v)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	enum cli_cmd cmd;
+} commands[] = {
+	{ "report", CLI_REPORT }, { "plan", CLI_PLAN }, { "apply", CLI_APPLY },
+	{ "remove", CLI_REMOVE }, { "fadt", CLI_FADT }, { "help", CLI_HELP },
+	{ "version", CLI_VERSION },
+};
+
 int cli_parse(int argc, char **argv, struct cli *c)
 {
 	int i = 0;
@@ -65,22 +74,14 @@ int cli_parse(int argc, char **argv, struct cli *c)
 	if (i < argc && argv[i][0] != '-') {
 		const char *cmd = argv[i++];
 
-		if (!str_cmp(cmd, "report"))
-			c->cmd = CLI_REPORT;
-		else if (!str_cmp(cmd, "plan"))
-			c->cmd = CLI_PLAN;
-		else if (!str_cmp(cmd, "apply"))
-			c->cmd = CLI_APPLY;
-		else if (!str_cmp(cmd, "remove"))
-			c->cmd = CLI_REMOVE;
-		else if (!str_cmp(cmd, "help"))
-			c->cmd = CLI_HELP;
-		else if (!str_cmp(cmd, "version"))
-			c->cmd = CLI_VERSION;
-		else if (!str_cmp(cmd, "fadt"))
-			c->cmd = CLI_FADT;
-		else
+		unsigned k;
+
+		for (k = 0; k < ARRAY_SIZE(commands); k++)
+			if (!str_cmp(cmd, commands[k].name))
+				break;
+		if (k == ARRAY_SIZE(commands))
 			return usage_error(c, "unknown command '%s' (try -h)", cmd);
+		c->cmd = commands[k].cmd;
 		if (c->cmd == CLI_REMOVE) {
 			if (i >= argc)
 				return usage_error(c, "remove: missing BDF (SSSS:BB:DD.F)%s", NULL);
