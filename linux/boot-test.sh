@@ -14,6 +14,7 @@
 #   --out DIR         for serial.log, qemu.log, OVMF_VARS.fd, result
 #                     (default <series dir>/boot/<variant>)
 #   --memory MIB      guest RAM (default 512)
+#   --check-runs      also fail when an aspmctl.run= command exits non-zero
 #   --interactive     console on this terminal, aspmctl.shell=1, no checks
 #   QEMU-ARGS         appended to QEMU's command line (topology devices);
 #                     every NIC needs romfile= (empty) or OVMF tries PXE
@@ -33,6 +34,7 @@ timeout_s=180
 out=""
 mem=512
 interactive=0
+check_runs=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variant) [ $# -ge 2 ] || die "--variant needs a value"; variant=$2; shift ;;
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
 	--memory) [ $# -ge 2 ] || die "--memory needs MiB"; mem=$2; shift ;;
 	--interactive) interactive=1 ;;
+	--check-runs) check_runs=1 ;;
 	--) shift; break ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help; QEMU arguments go after --)" ;;
@@ -84,9 +87,20 @@ case $out$OVMF_CODE in
 esac
 
 # Every NIC must come without its iPXE option ROM.
+prev=""
 for a in "$@"; do
-	case $a in
-	*e1000* | *rtl8139* | *virtio-net* | *ne2k* | *pcnet* | *vmxnet* | *igb* | *i8255* | *tulip* | *usb-net*)
+	case $prev in
+	-device | -nic | -net | -netdev) ;;
+	*) prev=$a; continue ;;
+	esac
+	opt=$prev
+	prev=$a
+	if [ "$opt" = -nic ] && [ "$a" != none ]; then
+		die "-nic $a: use -netdev plus -device MODEL,netdev=ID,romfile= (an option ROM makes OVMF try PXE for minutes)"
+	fi
+	[ "$opt" = -netdev ] && continue
+	case ${a%%,*} in
+	*e1000* | *rtl8139* | *virtio-net* | *ne2k* | *pcnet* | *vmxnet* | igb* | i8255* | *tulip* | usb-net | nic)
 		case $a in
 		*romfile=*) ;;
 		*) die "NIC without romfile= in QEMU arguments: '$a' (OVMF would try PXE for minutes; add romfile=)" ;;
@@ -112,9 +126,11 @@ if [ "$interactive" = 1 ]; then
 		-append "$cmdline aspmctl.shell=1 aspmctl.loglevel=7"
 fi
 
-printf '%s' "$QEMU" >"$out/qemu.cmd"
-printf ' %s' "$@" -serial "file:$out/serial.log" -monitor none -append "$cmdline" >>"$out/qemu.cmd"
-echo >>"$out/qemu.cmd"
+# The exact command, runnable again with sh.
+{
+	shquote "$QEMU" "$@" -serial "file:$out/serial.log" -monitor none -append "$cmdline"
+	echo
+} >"$out/qemu.cmd"
 
 t0=$(date +%s%N)
 rc=0
@@ -144,9 +160,13 @@ grep -q "^$MARK done ===" "$log" || problem "/init did not finish (no '$MARK don
 grep -q "reboot: Power down" "$log" || problem "the guest did not power off"
 grep -q "Kernel panic" "$log" && problem "kernel panic: $(grep -m1 'Kernel panic' "$log")"
 # Every report section but the user's own commands must succeed.
-bad=$(sed -n "s/^$MARK end \([a-z]*\) rc=\([1-9][0-9]*\) ===$/\1 (rc=\2)/p" "$log" | tr '\n' ' ')
+bad=$(sed -n "s/^$MARK end \([a-z]*\) rc=\([1-9][0-9]*\) ===$/\1 (rc=\2)/p" "$log" | tr '\n' ' ' | sed 's/ $//')
 [ -z "$bad" ] || problem "report sections failed: $bad"
-runs=$(sed -n "s/^$MARK end \(run\.[0-9]*\) rc=\([0-9]*\) ===$/\1=\2/p" "$log" | tr '\n' ' ')
+if [ "$check_runs" = 1 ]; then
+	badruns=$(sed -n "s/^$MARK end \(run\.[0-9]*\) rc=\([1-9][0-9]*\) ===$/\1 (rc=\2)/p" "$log" | tr '\n' ' ' | sed 's/ $//')
+	[ -z "$badruns" ] || problem "commands failed: $badruns"
+fi
+runs=$(sed -n "s/^$MARK end \(run\.[0-9]*\) rc=\([0-9]*\) ===$/\1=\2/p" "$log" | tr '\n' ' ' | sed 's/ $//')
 
 release=$(sed -n "/^$MARK begin version ===/{n;n;p;}" "$log" | head -n 1)
 at_init=$(sed -n "/^$MARK begin init ===/{n;s/^uptime //p;}" "$log" | head -n 1)

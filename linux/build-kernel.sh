@@ -43,11 +43,12 @@ esac
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS
 
 # shellcheck disable=SC2086
-KDIR_FETCHED=$("$LINUX_DIR/fetch-tree.sh" $fetch_args)
+KDIR_FETCHED=$("$LINUX_DIR/fetch-tree.sh" $fetch_args) ||
+	die "could not prepare the kernel trees (see the message above)"
 linux_paths
 [ "$KDIR_FETCHED" = "$KDIR" ] ||
 	die "internal: fetch-tree.sh prepared $KDIR_FETCHED, expected $KDIR"
-take_lock "$KDIR.build-lock"
+take_lock "$KDIR/.lock"
 mkdir -p "$LOG_DIR"
 
 if [ "${ASPMCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
@@ -147,7 +148,7 @@ build() {
 	[ -f "$img" ] || die "the $v build finished but $img is missing (log: $log)"
 	rel=$(cat "$(build_dir "$v")/include/config/kernel.release")
 	size=$(($(stat -c %s "$img") / 1024))
-	printf '%s %s\n' "$v" "$t" >>"$LOG_DIR/times"
+	printf '%s %s %ss\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$v" "$t" >>"$LOG_DIR/times"
 	add_summary "$(printf 'kernel %-9s %s  %s (%s KiB, built in %s)' \
 		"$v" "$rel" "$img" "$size" "$(fmt_secs "$t")")"
 }

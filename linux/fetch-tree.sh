@@ -5,15 +5,16 @@
 #   <cache>/linux/<debian-version>-<series-hash>/unpatched   Debian's tree as shipped
 #   <cache>/linux/<debian-version>-<series-hash>/patched     the same plus linux/patches/*.patch
 # Installs linux-source-6.1 first if missing (scripts/install-deps.sh kernel).
-# The series hash covers the patches and the config fragment: a directory
-# whose hash matches is reused as it is; for a new hash the most recent
-# directory of the same Debian version is renamed and updated in place
-# (ASPMCTL_KERNEL_REUSE=0: fresh trees instead). See linux/lib.sh.
+# <debian-version>-<series-hash> is a symlink (the key) to a tree set under
+# <cache>/linux/<debian-version>/trees/. The hash covers the patches and the
+# config fragment: a key that exists is used as it is; a new key takes over
+# the newest key of the same Debian version, whose trees are then updated in
+# place (ASPMCTL_KERNEL_REUSE=0: a new tree set instead). See linux/lib.sh.
 #
 # Usage: linux/fetch-tree.sh [--no-install] [--prune]
 #   --no-install  do not call scripts/install-deps.sh
-#   --prune       only delete every other series directory of the cache
-# Prints the series directory on stdout. See linux/lib.sh for the settings.
+#   --prune       only delete the other keys and the tree sets left unused
+# Prints the key (the series directory) on stdout.
 
 set -eu
 LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -60,8 +61,9 @@ ensure_baseline() {
 	note "unpacking $LINUX_TARBALL (Debian $LINUX_PKG $DEBVER), once per version"
 	tar -xJf "$LINUX_TARBALL" -C "$tmp" --strip-components=1 ||
 		die "could not unpack $LINUX_TARBALL into $tmp"
-	[ -f "$tmp/Makefile" ] && [ -d "$tmp/drivers/pci" ] ||
+	if [ ! -f "$tmp/Makefile" ] || [ ! -d "$tmp/drivers/pci" ]; then
 		die "$LINUX_TARBALL does not look like a Linux source tarball"
+	fi
 	upstream=$(awk -F' *= *' '
 		$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 		$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$tmp/Makefile")
@@ -127,9 +129,11 @@ ensure_tree() {
 	fi
 	[ -f "$state" ] && [ "$(cat "$state")" = "$want" ] && return 0
 	rm -f "$state"
-	mkdir -p "$KDIR"
-	[ -f "$src/.git" ] &&
-		kgit --git-dir="$BASELINE_GIT" worktree repair "$src" >/dev/null 2>&1
+	if [ -f "$src/.git" ] && ! is_worktree "$src"; then
+		# The cache was moved: let git fix its links.
+		kgit --git-dir="$BASELINE_GIT" worktree repair "$(cd "$src" && pwd -P)" \
+			>/dev/null 2>&1 || true
+	fi
 	if is_worktree "$src"; then
 		note "updating the $v tree in place: $src"
 		kgit -C "$src" am --abort >/dev/null 2>&1 || true
@@ -142,6 +146,8 @@ ensure_tree() {
 		rm -rf "$src"
 		kgit --git-dir="$BASELINE_GIT" worktree prune
 		note "checking out the $v tree: $src"
+		# The physical path, so that git records where the tree really is.
+		src=$(cd "$KDIR/" && pwd -P)/$v
 		if [ "$v" = unpatched ]; then
 			kgit --git-dir="$BASELINE_GIT" worktree add -q -f --detach "$src" "$BASE_TAG"
 		else
@@ -165,57 +171,99 @@ ensure_tree() {
 	printf '%s\n' "$want" >"$state"
 }
 
-# A new series directory takes over the most recently used one of the same
-# Debian version and tree format, when no build is using it.
-take_over() {
-	[ ! -d "$KDIR" ] || return 0
-	[ "${ASPMCTL_KERNEL_REUSE:-1}" = 1 ] || return 0
-	for old in $(ls -1dt "$KCACHE/$VER_ID"-????????????/ 2>/dev/null); do
-		old=${old%/}
-		[ "$(cat "$old/.format" 2>/dev/null)" = "$TREE_FORMAT" ] || continue
-		if flock -n "$old.build-lock" mv "$old" "$KDIR" 2>/dev/null; then
-			rm -f "$old.build-lock"
-			note "reusing $old for series $SERIES_HASH (incremental update)"
-			kgit --git-dir="$BASELINE_GIT" worktree repair \
-				"$(src_dir unpatched)" "$(src_dir patched)" 2>/dev/null || true
-			return 0
-		fi
-	done
-	return 0
+# Is $1 free: no build holds its tree set's lock?
+unused() {
+	flock -n "$1/.lock" true 2>/dev/null
 }
 
-# Delete old series directories, newest kept; $1 = how many others to keep.
+# Point the key $KDIR at a tree set. With reuse, take over the most recently
+# used key of the same Debian version and tree format (rename the symlink);
+# otherwise make a new, empty tree set.
+select_trees() {
+	if [ -L "$KDIR" ] && [ -d "$KDIR/" ] &&
+		[ "$(cat "$KDIR/.format" 2>/dev/null)" = "$TREE_FORMAT" ]; then
+		touch -h "$KDIR"
+		return 0
+	fi
+	# A dangling link or a leftover of another layout.
+	rm -rf "$KDIR"
+	if [ "${ASPMCTL_KERNEL_REUSE:-1}" = 1 ]; then
+		# Newest first; the names are ours, without blanks.
+		# shellcheck disable=SC2045
+		for old in $(ls -1dt "$KCACHE/$VER_ID"-???????????? 2>/dev/null); do
+			if [ ! -L "$old" ] || [ ! -d "$old/" ]; then
+				continue
+			fi
+			[ "$(cat "$old/.format" 2>/dev/null)" = "$TREE_FORMAT" ] || continue
+			if ! unused "$old"; then
+				note "not reusing $old: a build is using it"
+				continue
+			fi
+			mv "$old" "$KDIR"
+			touch -h "$KDIR"
+			note "reusing the trees of ${old##*/} for series $SERIES_HASH (updated in place)"
+			return 0
+		done
+	fi
+	phys=$TREES_DIR/$SERIES_HASH
+	n=0
+	while [ -e "$phys" ]; do
+		n=$((n + 1))
+		phys=$TREES_DIR/$SERIES_HASH.$n
+	done
+	mkdir -p "$phys"
+	printf '%s\n' "$TREE_FORMAT" >"$phys/.format"
+	ln -s "$VER_ID/trees/${phys##*/}" "$KDIR"
+}
+
+# Delete the older keys and the tree sets no key points to; $1 = how many
+# keys besides the current one to keep.
 prune() {
 	keep=$1
-	ls -1dt "$KCACHE"/*-????????????/ 2>/dev/null | while IFS= read -r d; do
-		d=${d%/}
-		[ "$d" = "$KDIR" ] && continue
-		if [ "$keep" -gt 0 ]; then
+	# Newest first; the names are ours, without blanks.
+	# shellcheck disable=SC2045
+	for k in $(ls -1dt "$KCACHE"/*-???????????? 2>/dev/null); do
+		[ "$k" = "$KDIR" ] && continue
+		if [ -L "$k" ] && [ -d "$k/" ] && [ "$keep" -gt 0 ]; then
 			keep=$((keep - 1))
 			continue
 		fi
-		# Skip a series that a build or boot is using right now.
-		if ! flock -n "$d.build-lock" true 2>/dev/null; then
-			note "keeping $d: in use"
+		if [ -d "$k/" ] && ! unused "$k"; then
+			note "keeping ${k##*/}: in use"
 			continue
 		fi
-		note "pruning old series directory $d"
-		rm -rf "$d" "$d.build-lock"
+		note "pruning ${k##*/}"
+		rm -rf "$k"
 	done
-	# Baselines: drop worktrees and branches of deleted series; drop the
-	# baseline of another Debian version once no series uses it.
-	for g in "$KCACHE"/*/baseline.git; do
-		[ -d "$g" ] || continue
-		base=${g%/baseline.git}
-		kgit --git-dir="$g" worktree prune
-		kgit --git-dir="$g" for-each-ref --format='%(refname:short)' refs/heads/aspmctl/ |
-			while IFS= read -r b; do
-				[ -d "$base-${b#aspmctl/}" ] ||
-					kgit --git-dir="$g" branch -q -D "$b" >/dev/null 2>&1 || true
+	for v in "$KCACHE"/*/; do
+		v=${v%/}
+		[ -d "$v/trees" ] || [ -d "$v/baseline.git" ] || continue
+		for t in "$v"/trees/*/; do
+			[ -d "$t" ] || continue
+			t=${t%/}
+			used=0
+			for k in "$KCACHE/${v##*/}"-????????????; do
+				[ -L "$k" ] || continue
+				[ "$(cd "$k/" 2>/dev/null && pwd -P)" = "$(cd "$t" && pwd -P)" ] && used=1
 			done
-		if [ "$base" != "$BASELINE_DIR" ] && ! ls -d "$base"-????????????/ >/dev/null 2>&1; then
-			note "pruning the baseline of another Debian version: $base"
-			rm -rf "$base"
+			[ "$used" = 1 ] && continue
+			unused "$t" || continue
+			note "pruning unused trees $t"
+			rm -rf "$t"
+		done
+		g=$v/baseline.git
+		if [ -d "$g" ]; then
+			kgit --git-dir="$g" worktree prune
+			kgit --git-dir="$g" for-each-ref --format='%(refname:short)' refs/heads/aspmctl/ |
+				while IFS= read -r b; do
+					[ -d "$KCACHE/${v##*/}-${b#aspmctl/}/" ] ||
+						kgit --git-dir="$g" branch -q -D "$b" >/dev/null 2>&1 || true
+				done
+		fi
+		if [ "$v" != "$BASELINE_DIR" ] &&
+			! ls -d "$v"/trees/*/ >/dev/null 2>&1; then
+			note "pruning the baseline of another Debian version: $v"
+			rm -rf "$v"
 		fi
 	done
 }
@@ -226,13 +274,10 @@ if [ "$prune_all" = 1 ]; then
 fi
 
 ensure_baseline
-take_over
-mkdir -p "$KDIR"
-printf '%s\n' "$TREE_FORMAT" >"$KDIR/.format"
+select_trees
 ensure_tree unpatched
 ensure_tree patched
 mkdir -p "$LOG_DIR"
-touch "$KDIR"
 
 keep=${ASPMCTL_KEEP_TREES:-3}
 case $keep in

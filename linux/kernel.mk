@@ -14,7 +14,7 @@
 #                                KBOOT_TIMEOUT=seconds, KBOOT_ARGS=script options)
 #   make kernel-env             print the variables below as NAME=value
 #   make kernel-prune           delete the cache's other series directories
-#   make kernel-clean           delete this series directory (sources and builds)
+#   make kernel-clean           delete this series' trees and builds
 #
 # Variables for other rules and scripts (resolved on first use, not at parse
 # time; empty while linux-source-6.1 is not installed):
@@ -24,14 +24,16 @@
 #   KERNEL_BUILD_PATCHED KERNEL_BUILD_UNPATCHED   make O= dirs (for M= modules)
 #   KERNEL_SRC_PATCHED KERNEL_SRC_UNPATCHED       source trees (git worktrees)
 # Settings (environment or make command line): ASPMCTL_CACHE, ASPMCTL_JOBS,
-# ASPMCTL_CCACHE, ASPMCTL_KEEP_TREES; see linux/lib.sh.
+# ASPMCTL_CCACHE, ASPMCTL_KEEP_TREES, ASPMCTL_KERNEL_REUSE (linux/lib.sh),
+# ASPMCTL_ACCEL (linux/boot-test.sh).
 
 KLINUX := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 KBOOT_TIMEOUT ?= 180
 KBOOT_APPEND ?=
 KBOOT_ARGS ?=
 
-export ASPMCTL_CACHE ASPMCTL_JOBS ASPMCTL_CCACHE ASPMCTL_KEEP_TREES
+export ASPMCTL_CACHE ASPMCTL_JOBS ASPMCTL_CCACHE ASPMCTL_KEEP_TREES \
+	ASPMCTL_KERNEL_REUSE ASPMCTL_ACCEL
 
 # Lazy, once: $(shell) runs the first time the variable is expanded.
 kernel_env = $(shell $(KLINUX)/kernel-env.sh --get $(1) 2>/dev/null)
@@ -71,4 +73,5 @@ kernel-prune:
 
 kernel-clean:
 	@d=$$($(KLINUX)/kernel-env.sh --get KERNEL_DIR) && \
-	if [ -d "$$d" ]; then echo "removing $$d"; rm -rf "$$d" "$$d.build-lock"; fi
+	if [ -d "$$d/" ]; then p=$$(cd "$$d/" && pwd -P); \
+		echo "removing $$d -> $$p"; rm -rf "$$p" "$$d"; fi

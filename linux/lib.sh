@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh disable=SC2034
+# (SC2034: the variables set here are used by the scripts that source it.)
 #
 # Shared helpers of the linux/ scripts. Sourced, not run: the caller sets
 # LINUX_DIR (the absolute path of linux/) first.
@@ -15,21 +17,23 @@
 #
 # Layout of the cache (KCACHE = <cache root>/linux):
 #   KCACHE/<ver>/baseline.git     the tarball as one commit (bare repo, tag
-#                                 debian/<ver>), shared by the series dirs
-#   KCACHE/<ver>-<hash>/          one series: <hash> covers linux/patches/*.patch
-#                                 and linux/aspmctl.config
+#                                 debian/<ver>), shared by every tree set
+#   KCACHE/<ver>/trees/<id>/      a tree set (<id>: the series it was made for)
 #       unpatched/                git worktree at the baseline
 #       unpatched/out/            its make O= build directory
 #       patched/                  worktree with the series applied by git am
 #       patched/out/
-#       initramfs.cpio.gz  logs/  boot/
-# The build directories sit inside their trees so that Kbuild uses relative
-# paths (srctree=..): a series directory can then be renamed and updated in
-# place when the series changes, and make rebuilds only what changed.
-#   ASPMCTL_KERNEL_REUSE   1 (default): a new series takes over the most
-#                          recent series directory of the same Debian version
-#                          (git checkout + git am, incremental build);
-#                          0: a new series gets fresh trees
+#       initramfs.cpio.gz  logs/  boot/  .lock
+#   KCACHE/<ver>-<hash>           symlink to the tree set holding that series;
+#                                 <hash> covers linux/patches/*.patch and
+#                                 linux/aspmctl.config. All paths handed out
+#                                 go through it.
+# When the series changes, the newest symlink of the same Debian version is
+# renamed to the new hash and its trees are updated in place (git checkout +
+# git am rewrite only the files that differ). The physical paths never change,
+# so Kbuild and objtool rebuild only what depends on the changed files.
+#   ASPMCTL_KERNEL_REUSE   1 (default) as above; 0: a new series gets a new
+#                          tree set (unpack, full build with ccache)
 
 set -eu
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_COMMON_DIR
@@ -60,7 +64,7 @@ FRAGMENT=$LINUX_DIR/aspmctl.config
 PATCH_DIR=$LINUX_DIR/patches
 KARCH=x86_64
 # Bump when the way trees are prepared changes, so old trees are not reused.
-TREE_FORMAT=2
+TREE_FORMAT=3
 
 cache_root() {
 	if [ -n "${ASPMCTL_CACHE:-}" ]; then
@@ -118,6 +122,7 @@ linux_paths() {
 	KDIR=$KCACHE/$VER_ID-$SERIES_HASH
 	BASELINE_DIR=$KCACHE/$VER_ID
 	BASELINE_GIT=$BASELINE_DIR/baseline.git
+	TREES_DIR=$BASELINE_DIR/trees
 	BASE_TAG=debian/$VER_ID
 	LOG_DIR=$KDIR/logs
 	INITRAMFS=$KDIR/initramfs.cpio.gz
@@ -135,6 +140,13 @@ kgit() {
 		git -c user.name=aspmctl -c user.email=aspmctl@localhost \
 		-c commit.gpgsign=false -c tag.gpgsign=false -c gc.auto=0 \
 		-c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"
+}
+
+# Each argument single-quoted for sh, space-separated.
+shquote() {
+	for a in "$@"; do
+		printf "'%s' " "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"
+	done
 }
 
 # Seconds as "1m23s".
