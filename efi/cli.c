@@ -59,7 +59,7 @@ static const struct {
 } commands[] = {
 	{ "report", CLI_REPORT }, { "plan", CLI_PLAN }, { "apply", CLI_APPLY },
 	{ "remove", CLI_REMOVE }, { "fadt", CLI_FADT }, { "help", CLI_HELP },
-	{ "version", CLI_VERSION },
+	{ "version", CLI_VERSION }, { "dump", CLI_DUMP }, { "boot", CLI_BOOT },
 };
 
 int cli_parse(int argc, char **argv, struct cli *c)
@@ -71,6 +71,9 @@ int cli_parse(int argc, char **argv, struct cli *c)
 	c->in.osc_granted = true;
 	c->in.override = OVR_NONE;
 	c->in.fadt_mode = FADT_MODE_NOTOUCH;
+	c->emulate_fadt = -1;
+	c->dump_dir = "\\EFI\\aspmctl\\dump";
+	c->results = "\\EFI\\aspmctl\\results";
 	if (i < argc && argv[i][0] != '-') {
 		const char *cmd = argv[i++];
 
@@ -88,6 +91,11 @@ int cli_parse(int argc, char **argv, struct cli *c)
 			if (pci_addr_parse(argv[i], &c->remove))
 				return usage_error(c, "remove: bad BDF '%s' (expected SSSS:BB:DD.F)", argv[i]);
 			i++;
+		}
+		if (c->cmd == CLI_DUMP && i < argc && argv[i][0] != '-') {
+			if (argv[i][0] != '\\')
+				return usage_error(c, "dump: folder must be an absolute ESP path like \\dump, got '%s'", argv[i]);
+			c->dump_dir = argv[i++];
 		}
 		if (c->cmd == CLI_FADT) {
 			if (i < argc && !str_cmp(argv[i], "--set-no-aspm"))
@@ -135,6 +143,29 @@ int cli_parse(int argc, char **argv, struct cli *c)
 			else
 				return usage_error(c, "--scan: expected bridges or full, got '%s'", v);
 			i++;
+		} else if (!str_cmp(a, "--next") || !str_cmp(a, "--results")) {
+			if (!v || v[0] != '\\')
+				return usage_error(c, "%s: expected an absolute ESP path like \\EFI\\x.efi", a);
+			if (!str_cmp(a, "--next"))
+				c->next = v;
+			else
+				c->results = v;
+			i++;
+		} else if (!str_cmp(a, "--next-options")) {
+			if (!v)
+				return usage_error(c, "--next-options: missing value%s", NULL);
+			c->next_options = v;
+			i++;
+		} else if (!str_cmp(a, "--emulate-fadt")) {
+			if (v && !str_cmp(v, "set-no-aspm"))
+				c->emulate_fadt = 1;
+			else if (v && !str_cmp(v, "clear-no-aspm"))
+				c->emulate_fadt = 0;
+			else if (v && !str_cmp(v, "leave"))
+				c->emulate_fadt = -1;
+			else
+				return usage_error(c, "--emulate-fadt: expected set-no-aspm, clear-no-aspm or leave, got '%s'", v);
+			i++;
 		} else if (!str_cmp(a, "--root-bus")) {
 			struct pci_addr r;
 			char tmp[24];
@@ -168,6 +199,10 @@ void cli_usage(const struct out *o)
 "  fadt --set-no-aspm | --clear-no-aspm\n"
 "                     test platforms: patch IAPC_BOOT_ARCH bit 4 in every\n"
 "                     FADT (RSDT and XSDT), fix checksums, show before/after\n"
+"  dump [DIR]         4 KiB config space of every function, lspci -F\n"
+"                     format, to DIR on the ESP (\\EFI\\aspmctl\\dump)\n"
+"  boot               chainloader: apply, write results to the ESP, set\n"
+"                     the AspmctlSummary variable, start --next; fails open\n"
 "  help, version\n"
 "options:\n"
 "  --policy auto|keep|clear|force|notouch   override the decision table\n"
@@ -180,6 +215,101 @@ void cli_usage(const struct out *o)
 "                     every bus of the MCFG range\n"
 "  --root-bus SSSS:BB   also scan this root bus (e.g. a pxb-pcie bus)\n"
 "  -v, --verbose      human-readable link table too\n"
+"boot options (also keys of \\EFI\\aspmctl\\aspmctl.conf):\n"
+"  --next PATH        next loader on this volume (\\EFI\\debian\\grubx64.efi)\n"
+"  --next-options STR   its load options (\"initrd=\\initrd.img ...\")\n"
+"  --emulate-fadt set-no-aspm|clear-no-aspm|leave   patch the FADT first\n"
+"  --results DIR      result files (default \\EFI\\aspmctl\\results)\n"
 "  -h, --help\n"
 "Errors: a usage error prints one line and returns EFI_INVALID_PARAMETER.\n");
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + str_len(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+int cli_conf_split(char *text, char **argv, int max, const char **cmd,
+		   char *err, size_t errsize)
+{
+	static char keys[CLI_MAX_ARGS][40];
+	unsigned lineno = 0, nkeys = 0;
+	char *line = text;
+	int argc = 0;
+
+	*cmd = NULL;
+	while (line && *line) {
+		char *nl = line, *eq, *key, *val;
+
+		while (*nl && *nl != '\n')
+			nl++;
+		if (*nl)
+			*nl++ = '\0';
+		else
+			nl = NULL;
+		lineno++;
+		for (char *h = line; *h; h++)
+			if (*h == '#') {
+				*h = '\0';
+				break;
+			}
+		line = trim(line);
+		if (!*line) {
+			line = nl;
+			continue;
+		}
+		eq = line;
+		while (*eq && *eq != '=')
+			eq++;
+		if (!*eq) {
+			fmt_snprintf(err, errsize, "line %u: expected 'key = value'", lineno);
+			return -AE_INVAL;
+		}
+		*eq = '\0';
+		key = trim(line);
+		val = trim(eq + 1);
+		if (!*key || str_len(key) > 30 || !*val) {
+			fmt_snprintf(err, errsize, "line %u: expected 'key = value'", lineno);
+			return -AE_INVAL;
+		}
+		if (!str_cmp(key, "command")) {
+			*cmd = val;
+		} else {
+			if (argc + 2 > max || nkeys >= CLI_MAX_ARGS) {
+				fmt_snprintf(err, errsize, "line %u: too many settings", lineno);
+				return -AE_2BIG;
+			}
+			fmt_snprintf(keys[nkeys], sizeof(keys[nkeys]), "--%s", key);
+			argv[argc++] = keys[nkeys++];
+			argv[argc++] = val;
+		}
+		line = nl;
+	}
+	return argc;
+}
+
+int cli_merge(const char *conf_cmd, char **conf, int nconf, char **args,
+	      int nargs, char **out)
+{
+	int n = 0, a = 0;
+
+	if (nargs && args[0][0] != '-') {
+		/* the command and its operands (remove BDF, dump DIR, ...) */
+		while (a < nargs && args[a][0] != '-')
+			out[n++] = args[a++];
+	} else if (conf_cmd) {
+		out[n++] = (char *)conf_cmd;
+	}
+	for (int i = 0; i < nconf; i++)
+		out[n++] = conf[i];
+	for (; a < nargs; a++)
+		out[n++] = args[a];
+	return n;
 }

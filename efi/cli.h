@@ -14,7 +14,7 @@
 
 enum cli_cmd {
 	CLI_REPORT, CLI_PLAN, CLI_APPLY, CLI_REMOVE, CLI_HELP, CLI_VERSION,
-	CLI_FADT,
+	CLI_FADT, CLI_DUMP, CLI_BOOT,
 };
 
 struct cli {
@@ -27,6 +27,12 @@ struct cli {
 	bool full_scan;
 	unsigned nroots;
 	struct pci_addr roots[8];
+	/* dump: folder on the ESP; boot: next loader and its options */
+	const char *dump_dir;
+	const char *next;
+	const char *next_options;
+	const char *results;	/* folder for result files (boot) */
+	int emulate_fadt;	/* boot: -1 leave, 1 set, 0 clear no-ASPM */
 	char error[160];	/* one-line reason on -AE_INVAL */
 };
 
@@ -35,5 +41,20 @@ int cli_split(char *line, char **argv, int max);
 /* Parse argv (argv[0] is the first argument, not the program). */
 int cli_parse(int argc, char **argv, struct cli *c);
 void cli_usage(const struct out *o);
+
+/*
+ * The configuration file (\EFI\aspmctl\aspmctl.conf): "key = value"
+ * lines, '#' comments. "command = X" names the command; every other key
+ * is the long option of the same name ("policy = force" is
+ * "--policy force"). Splits text in place into argv; *cmd receives the
+ * command or NULL. -AE_INVAL with err set on a malformed line.
+ */
+int cli_conf_split(char *text, char **argv, int max, const char **cmd,
+		   char *err, size_t errsize);
+/* Merge: conf command < argv command; conf options, then argv options
+ * (later wins). out must hold 1 + nconf + nargs entries. */
+int cli_merge(const char *conf_cmd, char **conf, int nconf, char **args,
+	      int nargs, char **out);
+
 
 #endif

@@ -10,6 +10,7 @@
 #include "../lib/log.h"
 #include "../lib/util.h"
 #include "../pcie/run.h"
+#include "../pcie/dump.h"
 
 #ifndef ASPMCTL_VERSION
 #define ASPMCTL_VERSION "unknown"
@@ -105,36 +106,40 @@ static int run_fadt(struct cli *cli, const struct out *o)
 	return rc;
 }
 
-static int run(struct cli *cli, const struct out *o)
-{
-	static struct acpi_info info;
-	static struct ecam ecam;
-	static struct pci_cfg cfg;
-	static struct pcie_topo topo;
-	static struct pcie_scan_opts sopts;
-	static struct aspm_run r;
-	static const struct aspm_env env = { .delay_us = efi_delay_us };
-	struct acpi_mem mem;
-	uint64_t rsdp = 0, t0, t_enum;
-	int rc, rc_acpi;
-	char d1[24], d2[24];
+/* Everything a run needs, kept static: UEFI stacks are small. */
+static struct acpi_info info;
+static struct ecam ecam;
+static struct pci_cfg cfg;
+static struct pcie_topo topo;
+static struct pcie_scan_opts sopts;
+static struct aspm_run r;
+static const struct aspm_env env = { .delay_us = efi_delay_us };
+static EFI_HANDLE self;
 
-	t0 = efi_time_ns();
+/* ACPI discovery and enumeration; nothing is written. */
+static int prepare(struct cli *cli, const struct out *o)
+{
+	struct acpi_mem mem;
+	uint64_t rsdp = 0;
+	int rc;
+
 	efi_mem_init(&mem);
 	rc = find_rsdp(&rsdp);
 	if (rc)
 		return rc;
-	rc_acpi = acpi_discover(&mem, rsdp, &info);
-	if (rc_acpi && rc_acpi != -AE_NOENT)
-		return log_error(rc_acpi, "ACPI discovery failed; nothing was written");
+	rc = acpi_discover(&mem, rsdp, &info);
+	efi_mem_fini();
+	if (rc && rc != -AE_NOENT)
+		return log_error(rc, "ACPI discovery failed; nothing was written");
 	report_acpi(o, &info);
 	if (!info.nregions)
 		return log_error(-AE_NOENT, "no usable MCFG region: cannot reach PCIe config space; nothing was written");
-
-	topo.fn = AllocateZeroPool(MAX_FN * sizeof(struct pcie_fn));
-	topo.link = AllocateZeroPool(MAX_LINK * sizeof(struct pcie_link));
-	r.plan.w = AllocateZeroPool(MAX_WRITES * sizeof(struct aspm_write));
-	r.lp = AllocateZeroPool(MAX_LINK * sizeof(struct aspm_link_plan));
+	if (!topo.fn) {
+		topo.fn = AllocateZeroPool(MAX_FN * sizeof(struct pcie_fn));
+		topo.link = AllocateZeroPool(MAX_LINK * sizeof(struct pcie_link));
+		r.plan.w = AllocateZeroPool(MAX_WRITES * sizeof(struct aspm_write));
+		r.lp = AllocateZeroPool(MAX_LINK * sizeof(struct aspm_link_plan));
+	}
 	if (!topo.fn || !topo.link || !r.plan.w || !r.lp)
 		return log_error(-AE_NOMEM, "out of memory");
 	topo.cap_fn = MAX_FN;
@@ -145,9 +150,7 @@ static int run(struct cli *cli, const struct out *o)
 	ecam.nregion = info.nregions;
 	ecam.mmio = &efi_mmio_ops;
 	pci_cfg_init(&cfg, &ecam_cfg_ops, &ecam);
-	/* report and plan never write; remove writes only with --apply */
-	cfg.read_only = cli->cmd == CLI_REPORT || cli->cmd == CLI_PLAN ||
-			(cli->cmd == CLI_REMOVE && !cli->remove_apply);
+	cfg.read_only = true;
 
 	sopts.full_scan = cli->full_scan;
 	sopts.nextra_roots = cli->nroots;
@@ -156,23 +159,12 @@ static int run(struct cli *cli, const struct out *o)
 	/* plus the root bridges firmware declares (pxb-pcie, multi-socket) */
 	sopts.nextra_roots += efi_root_buses(sopts.extra_root + sopts.nextra_roots,
 					     ARRAY_SIZE(sopts.extra_root) - sopts.nextra_roots);
-	rc = pcie_enumerate(&cfg, info.region, info.nregions, &sopts, &topo);
-	t_enum = efi_time_ns();
-	report_tree(o, &topo);
-	if (cli->verbose || cli->cmd == CLI_REPORT)
-		report_links(o, &topo);
-	report_fn_records(o, &topo);
+	return pcie_enumerate(&cfg, info.region, info.nregions, &sopts, &topo);
+}
 
-	r.cmd = cli->cmd == CLI_PLAN ? CMD_PLAN : cli->cmd == CLI_APPLY ? CMD_APPLY :
-		cli->cmd == CLI_REMOVE ? CMD_REMOVE : CMD_REPORT;
-	r.in = cli->in;
-	r.fadt_valid = info.nfadt && info.fadt[0].boot_arch_valid;
-	r.in.fadt_no_aspm = info.nfadt && fadt_no_aspm(&info.fadt[0]);
-	r.remove = cli->remove;
-	r.remove_apply = cli->remove_apply;
-	r.topo = &topo;
-	r.env = &env;
-	rc = aspm_run(&cfg, &r, o) ?: rc;
+static void print_stats(const struct out *o, uint64_t t0, uint64_t t_enum)
+{
+	char d1[24], d2[24];
 
 	format_ns(t_enum - t0, d1, sizeof(d1));
 	format_ns(efi_time_ns() - t0, d2, sizeof(d2));
@@ -183,41 +175,241 @@ static int run(struct cli *cli, const struct out *o)
 	if (r.st.ignored)
 		out_printf(o, "aspmctl: %u write(s) not reflected by the hardware (see 'ignored' above)\n",
 			   r.st.ignored);
-	efi_mem_fini();
+}
+
+static int run(struct cli *cli, enum cli_cmd cmd, const struct out *o)
+{
+	uint64_t t0 = efi_time_ns(), t_enum;
+	int rc;
+
+	rc = prepare(cli, o);
+	if (rc && rc != -AE_NOSPC)
+		return rc;
+	t_enum = efi_time_ns();
+	report_tree(o, &topo);
+	if (cli->verbose || cmd == CLI_REPORT)
+		report_links(o, &topo);
+	report_fn_records(o, &topo);
+
+	/* report and plan never write; remove writes only with --apply */
+	cfg.read_only = cmd == CLI_REPORT || cmd == CLI_PLAN ||
+			(cmd == CLI_REMOVE && !cli->remove_apply);
+	r.cmd = cmd == CLI_PLAN ? CMD_PLAN : cmd == CLI_APPLY ? CMD_APPLY :
+		cmd == CLI_REMOVE ? CMD_REMOVE : CMD_REPORT;
+	r.in = cli->in;
+	r.fadt_valid = info.nfadt && info.fadt[0].boot_arch_valid;
+	r.in.fadt_no_aspm = info.nfadt && fadt_no_aspm(&info.fadt[0]);
+	r.remove = cli->remove;
+	r.remove_apply = cli->remove_apply;
+	r.topo = &topo;
+	r.env = &env;
+	rc = aspm_run(&cfg, &r, o) ?: rc;
+	print_stats(o, t0, t_enum);
+	cfg.read_only = true;
 	return rc;
 }
+
+/* ------------------------------------------------------------ files */
+
+/* Text collected for a file on the ESP. */
+static struct out_buf file_buf;
+static struct out file_out;
+static char *file_text;
+#define FILE_MAX	(4u << 20)
+
+static int file_begin(void)
+{
+	if (!file_text)
+		file_text = AllocatePool(FILE_MAX);
+	if (!file_text)
+		return log_error(-AE_NOMEM, "out of memory for result files");
+	out_buf_init(&file_out, &file_buf, file_text, FILE_MAX);
+	return 0;
+}
+
+static int file_end(const char *dir, const char *name, const struct out *o)
+{
+	char path[160];
+	int rc;
+
+	fmt_snprintf(path, sizeof(path), "%s\\%s", dir, name);
+	if (file_buf.lost)
+		log_warn(-AE_NOSPC, "%s: %llu bytes did not fit and are missing", path,
+			 (unsigned long long)file_buf.lost);
+	rc = esp_write_file(self, path, file_text, file_buf.len);
+	if (!rc)
+		out_printf(o, "aspmctl: wrote %s (%llu bytes)\n", path,
+			   (unsigned long long)file_buf.len);
+	return rc;
+}
+
+static int run_dump(struct cli *cli, const struct out *o)
+{
+	int rc = prepare(cli, o);
+
+	if (rc && rc != -AE_NOSPC)
+		return rc;
+	rc = file_begin();
+	if (rc)
+		return rc;
+	pcie_dump_all(&cfg, &topo, &file_out);
+	rc = file_end(cli->dump_dir, "config.txt", o);
+	out_printf(o, "aspm dump functions=%u reads=%llu file=%s\\config.txt\n", topo.nfn,
+		   (unsigned long long)cfg.reads, cli->dump_dir);
+	return rc;
+}
+
+/* ------------------------------------------------------------ tee */
+
+struct tee {
+	const struct out *a, *b;
+};
+
+static void tee_write(void *ctx, const char *s, size_t n)
+{
+	struct tee *t = ctx;
+
+	t->a->write(t->a->ctx, s, n);
+	if (t->b)
+		t->b->write(t->b->ctx, s, n);
+}
+
+/* ------------------------------------------------------------ boot */
+
+/*
+ * Chainloader mode. Fails open: an ACPI or policy error is reported and
+ * recorded, and the next loader still starts. Only when the next loader
+ * cannot be started does it return an error, so that the boot manager
+ * moves on to the next boot entry. It never waits for a key.
+ */
+static int run_boot(struct cli *cli, const struct out *console, int conf_rc)
+{
+	static struct tee tee;
+	static struct out both = { .write = tee_write, .ctx = &tee };
+	static char summary[256];
+	const struct out *o = console;
+	int rc = conf_rc, rc_policy = 0, rc_files = 0;
+
+	if (!cli->next)
+		log_error(-AE_NOENT, "boot: no next loader configured (next = ... in \\EFI\\aspmctl\\aspmctl.conf or --next)");
+	if (!conf_rc && !file_begin()) {
+		tee.a = console;
+		tee.b = &file_out;
+		o = &both;
+		log_set_sink(o, cli->verbose ? LOG_INFO : LOG_WARN);
+	}
+	if (conf_rc) {
+		out_puts(o, "aspmctl: configuration unusable: ASPM left as it is\n");
+	} else {
+		if (cli->emulate_fadt >= 0) {
+			struct cli f = *cli;
+
+			f.fadt_set = cli->emulate_fadt;
+			rc_policy = run_fadt(&f, o);
+		}
+		rc_policy = run(cli, CLI_APPLY, o) ?: rc_policy;
+	}
+	fmt_snprintf(summary, sizeof(summary),
+		     "aspmctl %s action=%s links=%u written=%u ignored=%u errors=%llu status=%s next=%s",
+		     ASPMCTL_VERSION, conf_rc ? "none" : aspm_action_name(r.action),
+		     topo.nlink, r.st.written, r.st.ignored,
+		     (unsigned long long)cfg.errors,
+		     (rc || rc_policy) ? err_str(rc ? rc : rc_policy) : "ok",
+		     cli->next ? cli->next : "-");
+	out_printf(o, "aspm summary %s\n", summary);
+	log_set_sink(console, cli->verbose ? LOG_INFO : LOG_WARN);
+	if (o != console)
+		rc_files = file_end(cli->results, "boot.txt", console);
+	if (rc_files)
+		out_puts(console, "aspmctl: results not written to the ESP; continuing\n");
+	efi_publish_summary(summary);
+	if (!cli->next)
+		return -AE_NOENT;
+	rc = efi_chainload(self, cli->next, cli->next_options, console);
+	if (rc)
+		out_puts(console, "aspmctl: returning to the boot manager\n");
+	return rc;
+}
+
+/* ------------------------------------------------------------ main */
+
+#define CONF_PATH	"\\EFI\\aspmctl\\aspmctl.conf"
+#define CONF_MAX	8192
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
-	static char *argv[CLI_MAX_ARGS];
+	static char *argv[CLI_MAX_ARGS], *confv[CLI_MAX_ARGS], *all[2 * CLI_MAX_ARGS + 1];
+	static char conf[CONF_MAX], conf_err[96];
 	static struct cli cli;
 	const struct out *o = &efi_console;
+	const char *conf_cmd = NULL;
+	size_t conf_len = 0;
+	int argc, nconf = 0, rc, conf_rc = 0;
 	EFI_STATUS st;
-	int argc, rc;
 
 	InitializeLib(image, systab);
+	self = image;
 	efi_time_init();
 	log_set_sink(o, LOG_WARN);
 	out_printf(o, "aspmctl %s\n", ASPMCTL_VERSION);
 	argc = get_args(image, argv, CLI_MAX_ARGS);
+	/* precedence: built-in defaults < aspmctl.conf < load options */
+	rc = esp_read_file(image, CONF_PATH, conf, sizeof(conf), &conf_len);
+	if (rc == -AE_NOENT) {
+		rc = 0;
+	} else if (rc) {
+		conf_rc = log_error(rc, "%s: cannot read", CONF_PATH);
+		rc = 0;
+	} else {
+		nconf = cli_conf_split(conf, confv, CLI_MAX_ARGS, &conf_cmd, conf_err,
+				       sizeof(conf_err));
+		if (nconf < 0) {
+			conf_rc = log_error(-AE_INVAL, "%s: %s", CONF_PATH, conf_err);
+			nconf = 0;
+			conf_cmd = NULL;
+		}
+	}
 	if (argc < 0) {
 		rc = -AE_INVAL;
 		out_puts(o, "aspmctl: error: too many arguments\n");
 	} else {
-		rc = cli_parse(argc, argv, &cli);
+		int n = cli_merge(conf_cmd, confv, nconf, argv, argc, all);
+
+		rc = cli_parse(n, all, &cli);
+		if (rc && nconf) {
+			/* a bad configuration file must not stop the boot:
+			 * fall back to the load options alone */
+			conf_rc = log_error(rc, "%s: %s", CONF_PATH, cli.error);
+			rc = cli_parse(argc, argv, &cli);
+			if (!rc && conf_cmd && !str_cmp(conf_cmd, "boot"))
+				cli.cmd = CLI_BOOT;
+		}
 		if (rc)
 			out_printf(o, "aspmctl: error: %s\n", cli.error);
 		else if (cli.verbose)
 			log_set_sink(o, LOG_INFO);
 	}
 	if (!rc) {
-		if (cli.cmd == CLI_HELP)
+		switch (cli.cmd) {
+		case CLI_HELP:
 			cli_usage(o);
-		else if (cli.cmd == CLI_FADT)
+			break;
+		case CLI_VERSION:
+			break;
+		case CLI_FADT:
 			rc = run_fadt(&cli, o);
-		else if (cli.cmd != CLI_VERSION)
-			rc = run(&cli, o);
+			break;
+		case CLI_DUMP:
+			rc = run_dump(&cli, o);
+			break;
+		case CLI_BOOT:
+			rc = run_boot(&cli, o, conf_rc);
+			break;
+		default:
+			rc = run(&cli, cli.cmd, o);
+			break;
+		}
 	}
 	st = efi_status_from_err(rc);
 	out_printf(o, "aspmctl: done status=0x%llx\n", (unsigned long long)st);

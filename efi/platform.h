@@ -27,6 +27,24 @@ void efi_delay_us(void *ctx, unsigned us);
 /* Root buses of every PCI Root Bridge I/O instance; returns the count. */
 unsigned efi_root_buses(struct pci_addr *roots, unsigned max);
 
+/* Files on the app's own volume; paths like "\\EFI\\aspmctl\\x.txt". */
+int esp_read_file(EFI_HANDLE image, const char *path, char *buf, size_t max,
+		  size_t *len);
+int esp_write_file(EFI_HANDLE image, const char *path, const void *data,
+		   size_t len);
+/* LoadImage/StartImage a file of the app's volume with load options. */
+int efi_chainload(EFI_HANDLE image, const char *path, const char *options,
+		  const struct out *o);
+
+/* The project's vendor GUID: 5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13 */
+#define ASPMCTL_VENDOR_GUID_STR "5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13"
+#define ASPMCTL_VENDOR_GUID \
+	{ 0x5b3c4e1a, 0x9f2d, 0x4c7e, \
+	  { 0x8a, 0x61, 0x2d, 0x0e, 0x6f, 0x4b, 0x9c, 0x13 } }
+extern EFI_GUID aspmctl_vendor_guid;
+/* Volatile AspmctlSummary variable (boot + runtime access). */
+int efi_publish_summary(const char *line);
+
 /* negative AE_* -> EFI_STATUS */
 EFI_STATUS efi_status_from_err(int err);
 
