@@ -2,6 +2,7 @@
 /* aspmctl.efi command-line parsing (efi/cli.c, built for the host). */
 #include "common.h"
 #include "../../efi/cli.h"
+#include "../../pcie/pci_regs.h"
 #include "../../lib/err.h"
 
 static int parse_line(const char *line, struct cli *c)
@@ -126,6 +127,94 @@ static void test_usage_text(void **state)
 	assert_non_null(strstr(text, "--fadt-mode clear|notouch"));
 }
 
+static void test_conf_file(void **state)
+{
+	char text[] =
+		"# aspmctl.conf\n"
+		"command = boot\n"
+		"policy = force   # trailing comment\n"
+		"\n"
+		"  next = \\EFI\\debian\\grubx64.efi\r\n"
+		"next-options = initrd=\\initrd.img console=ttyS0\n";
+	char *confv[CLI_MAX_ARGS], *args[4], *all[2 * CLI_MAX_ARGS + 1];
+	const char *cmd;
+	char err[96];
+	struct cli c;
+	int n, m;
+
+	(void)state;
+	n = cli_conf_split(text, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err));
+	assert_int_equal(n, 6);
+	assert_string_equal(cmd, "boot");
+	assert_string_equal(confv[0], "--policy");
+	assert_string_equal(confv[1], "force");
+	assert_string_equal(confv[5], "initrd=\\initrd.img console=ttyS0");
+	/* no command in the load options: the file's command; options merge,
+	 * the load options win */
+	args[0] = "--policy";
+	args[1] = "clear";
+	m = cli_merge(cmd, confv, n, args, 2, all);
+	assert_int_equal(cli_parse(m, all, &c), 0);
+	assert_int_equal(c.cmd, CLI_BOOT);
+	assert_int_equal(c.in.override, OVR_CLEAR);
+	assert_string_equal(c.next, "\\EFI\\debian\\grubx64.efi");
+	assert_string_equal(c.next_options, "initrd=\\initrd.img console=ttyS0");
+	/* a command with an operand in the load options wins over the file */
+	args[0] = "remove";
+	args[1] = "00:1c.0";
+	m = cli_merge(cmd, confv, n, args, 2, all);
+	assert_int_equal(cli_parse(m, all, &c), 0);
+	assert_int_equal(c.cmd, CLI_REMOVE);
+	assert_int_equal(c.remove.devfn, PCI_DEVFN(0x1c, 0));
+	assert_int_equal(c.in.override, OVR_FORCE);
+}
+
+static void test_conf_errors(void **state)
+{
+	char t1[] = "policy force\n", t2[] = "command = boot\n = x\n",
+	     t3[] = "policy = \n", t4[] = "frob = 1\n";
+	char *confv[CLI_MAX_ARGS], *all[CLI_MAX_ARGS];
+	const char *cmd;
+	char err[96];
+	struct cli c;
+	int n;
+
+	(void)state;
+	assert_int_equal(cli_conf_split(t1, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err)), -AE_INVAL);
+	assert_string_equal(err, "line 1: expected 'key = value'");
+	assert_int_equal(cli_conf_split(t2, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err)), -AE_INVAL);
+	assert_string_equal(err, "line 2: expected 'key = value'");
+	assert_int_equal(cli_conf_split(t3, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err)), -AE_INVAL);
+	/* unknown keys are caught by the option parser */
+	n = cli_conf_split(t4, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err));
+	assert_int_equal(n, 2);
+	n = cli_merge(cmd, confv, n, NULL, 0, all);
+	assert_int_equal(cli_parse(n, all, &c), -AE_INVAL);
+	assert_non_null(strstr(c.error, "unknown option '--frob'"));
+}
+
+static void test_boot_and_dump_options(void **state)
+{
+	struct cli c;
+
+	(void)state;
+	assert_int_equal(parse_line("boot --next \\a.efi --next-options \"x y\" --emulate-fadt set-no-aspm --results \\r", &c), 0);
+	assert_int_equal(c.cmd, CLI_BOOT);
+	assert_string_equal(c.next, "\\a.efi");
+	assert_string_equal(c.next_options, "x y");
+	assert_int_equal(c.emulate_fadt, 1);
+	assert_string_equal(c.results, "\\r");
+	assert_int_equal(parse_line("dump \\mydump", &c), 0);
+	assert_int_equal(c.cmd, CLI_DUMP);
+	assert_string_equal(c.dump_dir, "\\mydump");
+	assert_int_equal(parse_line("dump", &c), 0);
+	assert_string_equal(c.dump_dir, "\\EFI\\aspmctl\\dump");
+	assert_int_equal(parse_line("dump relative", &c), -AE_INVAL);
+	assert_int_equal(parse_line("boot --next a.efi", &c), -AE_INVAL);
+	assert_int_equal(parse_line("boot --emulate-fadt maybe", &c), -AE_INVAL);
+	assert_non_null(strstr(c.error, "--emulate-fadt: expected set-no-aspm"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +223,9 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_split_limits),
 		cmocka_unit_test(test_usage_text),
+		cmocka_unit_test(test_conf_file),
+		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_boot_and_dump_options),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
