@@ -110,8 +110,11 @@ test:
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh
 
-check-layout:
-	@tests/check-layout.sh
+# libFuzzer targets: FUZZ_TIME seconds each (default 5 minutes)
+FUZZ_TIME	?= 300
+fuzz:
+	@scripts/install-deps.sh fuzz
+	tests/fuzz/run.sh --time $(FUZZ_TIME) --out $(BUILD)/fuzz --results $(BUILD)/results
 
 # kernel tree, patch series, initramfs (issue 5 work in progress): see linux/kernel.mk
 include linux/kernel.mk
