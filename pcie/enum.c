@@ -128,6 +128,10 @@ static void read_pcie_cap(struct scan *s, struct pcie_fn *f)
 			 pci_addr_str(f->addr, b));
 		return;
 	}
+	if (rc == -AE_IO) {
+		f->flags |= FN_GONE;	/* all-ones: the function went away */
+		return;
+	}
 	if (rc)
 		return;
 	pci_cfg_read16(s->c, f->addr, pos + PCI_EXP_FLAGS, &flags);
