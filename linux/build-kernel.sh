@@ -75,10 +75,20 @@ kmake() {
 		-j"$JOBS" "$@"
 }
 
-# Every line of the fragment must have survived olddefconfig.
+# The fragments of variant $1: the shared one, plus the patched-only one.
+fragments() {
+	if [ "$1" = patched ]; then
+		printf '%s\n' "$FRAGMENT" "$FRAGMENT_PATCHED"
+	else
+		printf '%s\n' "$FRAGMENT"
+	fi
+}
+
+# Every line of the fragments must have survived olddefconfig.
 verify_config() {
 	cfg=$1
-	bad=$(while IFS= read -r line; do
+	v=$2
+	bad=$(fragments "$v" | while IFS= read -r frag; do cat "$frag"; done | while IFS= read -r line; do
 		case $line in
 		CONFIG_*=*)
 			sym=${line%%=*}
@@ -95,7 +105,7 @@ verify_config() {
 			fi
 			;;
 		esac
-	done <"$FRAGMENT")
+	done)
 	[ -z "$bad" ] && return 0
 	printf '%s\n' "$bad" >&2
 	return 1
@@ -105,24 +115,27 @@ configure() {
 	v=$1
 	b=$(build_dir "$v")
 	log=$LOG_DIR/config-$v.log
-	sum=$(sha256sum <"$FRAGMENT" | cut -c1-16)
+	# shellcheck disable=SC2046
+	sum=$(cat $(fragments "$v") | sha256sum | cut -c1-16)
 	[ -f "$b/.config" ] && [ "$(cat "$b/.aspmctl-config-ok" 2>/dev/null)" = "$sum" ] &&
 		return 0
 	rm -f "$b/.aspmctl-config-ok"
 	mkdir -p "$b"
-	note "configuring the $v kernel: tinyconfig + linux/aspmctl.config"
+	note "configuring the $v kernel: tinyconfig + $(fragments "$v" | sed 's|.*/|linux/|' | tr '\n' ' ')"
 	if ! {
 		kmake "$v" tinyconfig &&
+			# shellcheck disable=SC2046
 			"$(src_dir "$v")/scripts/kconfig/merge_config.sh" -m -O "$b" \
-				"$b/.config" "$FRAGMENT" &&
+				"$b/.config" $(fragments "$v") &&
 			kmake "$v" olddefconfig
 	} >"$log" 2>&1; then
 		tail -n 30 "$log" >&2
 		die "configuring the $v kernel failed (log: $log)"
 	fi
-	verify_config "$b/.config" ||
+	verify_config "$b/.config" "$v" ||
 		die "olddefconfig dropped the option(s) above from linux/aspmctl.config (a dependency is missing?); see $b/.config"
-	cp "$FRAGMENT" "$b/aspmctl.config.used"
+	# shellcheck disable=SC2046
+	cat $(fragments "$v") >"$b/aspmctl.config.used"
 	printf '%s\n' "$sum" >"$b/.aspmctl-config-ok"
 }
 

@@ -61,6 +61,7 @@ note() {
 LINUX_PKG=${ASPMCTL_LINUX_PKG:-linux-source-6.1}
 LINUX_TARBALL=${ASPMCTL_LINUX_TARBALL:-/usr/src/$LINUX_PKG.tar.xz}
 FRAGMENT=$LINUX_DIR/aspmctl.config
+FRAGMENT_PATCHED=$LINUX_DIR/aspmctl-patched.config
 PATCH_DIR=$LINUX_DIR/patches
 KARCH=x86_64
 # Bump when the way trees are prepared changes, so old trees are not reused.
@@ -101,6 +102,8 @@ series_hash() {
 		done
 		echo "config fragment"
 		cat "$FRAGMENT"
+		echo "patched config fragment"
+		cat "$FRAGMENT_PATCHED"
 	} | sha256sum | cut -c1-12
 }
 

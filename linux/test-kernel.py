@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot-time cells of linux/test-kernel.sh: boots the patched and the
+# unpatched kernel of the current series in QEMU (linux/boot-test.sh) on
+# tests/qemu/topologies/default.topo under each policy, with QEMU's
+# pci_cfg_write trace, removes devices through sysfs, and checks:
+#   - the patched kernel's decision records (docs/records.md) against the
+#     decision table (docs/policy.md),
+#   - the KUnit results (every pcie_aspm_decide case passes),
+#   - the Link Control writes in the trace: the ASPM, Clock PM, Common
+#     Clock and Retrain writes, i.e. every Link Control write except the
+#     one Read Completion Boundary write pci_configure_rcb() makes to each
+#     endpoint and bridge at probe time (its first Link Control write),
+#   - the unpatched kernel on the same cells, its differences listed as
+#     expected results.
+# Prints one "ok NAME" or "FAIL NAME: why" line per check.
+#
+# Usage: linux/test-kernel.py --out DIR
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+LINUX = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(LINUX)
+TOPO = os.path.join(REPO, "tests/qemu/topologies/default.topo")
+DYNDBG = 'dyndbg="file aspm.c +p"'
+MARK_DEV = "0000:00:03.0"       # RCiEP: a 1-byte write to 0x0c marks the removals
+REMOVE = ["0000:02:00.0", "0000:01:00.0"]   # switch (takes its links along), an endpoint
+FADT_MSG = "ACPI FADT declares the system doesn't support PCIe ASPM"
+
+# cell: (name, command line, FADT bit set, action the table gives)
+CELLS = [
+    ("default", "", False, "keep"),
+    ("fadt-clear", "pcie_aspm.fadt=clear", True, "clear"),
+    ("fadt-notouch", "", True, "notouch"),
+    ("clear", "pcie_aspm=clear", False, "clear"),
+    ("off", "pcie_aspm=off", False, "notouch"),
+    ("force", "pcie_aspm=force pcie_aspm.policy=powersave", False, "force"),
+]
+
+results = []
+
+
+def report(name, ok, why=""):
+    results.append(ok)
+    print(("ok   %s" % name) if ok else ("FAIL %s: %s" % (name, why)), flush=True)
+
+
+def env():
+    out = subprocess.run([os.path.join(LINUX, "kernel-env.sh")], check=True,
+                         capture_output=True, text=True).stdout
+    v = {}
+    for line in out.splitlines():
+        k, _, val = line.partition("=")
+        v[k] = shlex.split(val)[0] if val else ""
+    return v
+
+
+def topo_args():
+    args = []
+    for line in open(TOPO):
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("device "):
+            args += ["-device", line.split(None, 1)[1]]
+        elif line.startswith("machine "):
+            raise SystemExit("topology with machine lines not supported here")
+    return args
+
+
+def boot(kernel, initrd, append, out, runs):
+    os.makedirs(out, exist_ok=True)
+    trace = os.path.join(out, "trace")
+    if os.path.exists(trace):
+        os.unlink(trace)
+    line = "%s %s %s" % (DYNDBG, append, " ".join('aspmctl.run="%s"' % r for r in runs))
+    cmd = [os.path.join(LINUX, "boot-test.sh"), "--kernel", kernel, "--initrd", initrd,
+           "--out", out, "--timeout", "150", "--check-runs", "--append", line.strip(),
+           "--"] + topo_args() + ["-trace", "pci_cfg_write", "-D", trace]
+    t0 = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    with open(os.path.join(out, "boot-test.log"), "w") as f:
+        f.write(r.stdout + r.stderr)
+    serial = open(os.path.join(out, "serial.log"), errors="replace").read() \
+        if os.path.exists(os.path.join(out, "serial.log")) else ""
+    tr = open(trace, errors="replace").read() if os.path.exists(trace) else ""
+    return r.returncode == 0, serial, tr, time.time() - t0
+
+
+def section(serial, name):
+    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=" %
+                  (re.escape(name), re.escape(name)), serial, re.S | re.M)
+    return m.group(1) if m else ""
+
+
+def pci_map(serial):
+    fns = {}
+    for line in section(serial, "pci").splitlines():
+        f = line.split()
+        if len(f) < 2 or f[0] != "pci":
+            continue
+        kv = dict(x.split("=", 1) for x in f[2:] if "=" in x)
+        fns[f[1]] = kv
+    return fns
+
+
+def records(serial):
+    recs = []
+    for line in section(serial, "dmesg").splitlines():
+        m = re.search(r": (aspm (link|teardown|decision) .*)$", line)
+        if m:
+            f = m.group(1).split()
+            kv = dict(x.split("=", 1) for x in f[2:] if "=" in x)
+            recs.append((f[1], kv))
+    return recs
+
+
+def lnkctl_writes(trace, fns):
+    """(boot, after-marker) lists of (bdf, value) ASPM-related Link Control writes."""
+    lnk = {}
+    for bdf, kv in fns.items():
+        if "pciecap" in kv:
+            lnk[bdf] = int(kv["pciecap"], 16) + 0x10
+    rcb_types = ("endpoint", "legacy_endpoint", "pcie_to_pci_bridge")
+    rcb_pending = {b for b, kv in fns.items()
+                   if kv.get("type") in rcb_types and kv.get("parent", "-") != "-"}
+    events = []
+    for line in trace.splitlines():
+        m = re.match(r"pci_cfg_write (\S+) ([0-9a-f]+):([0-9a-f]+)\.([0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)", line)
+        if not m:
+            continue
+        bdf = "0000:%02x:%02x.%s" % (int(m.group(2), 16), int(m.group(3), 16), m.group(4))
+        events.append((bdf, int(m.group(5), 16), int(m.group(6), 16)))
+    mark = max([i for i, (b, o, v) in enumerate(events) if b == MARK_DEV and o == 0xc and v == 0x10],
+               default=None)
+    boot, after = [], []
+    for i, (bdf, off, val) in enumerate(events):
+        if lnk.get(bdf) != off:
+            continue
+        if bdf in rcb_pending:
+            rcb_pending.discard(bdf)        # pci_configure_rcb()
+            continue
+        (after if mark is not None and i > mark else boot).append((bdf, val))
+    return boot, after, mark is not None
+
+
+def ports_with_links(fns):
+    return sorted(b for b, kv in fns.items()
+                  if kv.get("type") in ("root_port", "downstream_port")
+                  and any(k2.get("parent") == b for k2 in fns.values()))
+
+
+def fadt_initrd(facp_hex, gen, base, out):
+    data = bytearray(int(x, 16) for x in facp_hex.split())
+    if len(data) < 111 or data[:4] != b"FACP" or int.from_bytes(data[4:8], "little") != len(data):
+        raise RuntimeError("bad FACP dump (%d bytes)" % len(data))
+    data[109] |= 0x10                   # IAPC_BOOT_ARCH bit 4: PCIe ASPM Controls
+    # The kernel takes an initrd table only with a higher OEM revision.
+    rev = int.from_bytes(data[24:28], "little") + 1
+    data[24:28] = rev.to_bytes(4, "little")
+    data[9] = 0
+    data[9] = (-sum(data)) & 0xff
+    aml = os.path.join(out, "facp.aml")
+    open(aml, "wb").write(data)
+    lst = os.path.join(out, "fadt.list")
+    open(lst, "w").write("dir /kernel 0755 0 0\ndir /kernel/firmware 0755 0 0\n"
+                         "dir /kernel/firmware/acpi 0755 0 0\n"
+                         "file /kernel/firmware/acpi/facp.aml %s 0644 0 0\n" % aml)
+    cpio = subprocess.run([gen, "-t", "0", lst], check=True, capture_output=True).stdout
+    path = os.path.join(out, "initrd-fadt.img")
+    with open(path, "wb") as f:
+        f.write(cpio)
+        f.write(open(base, "rb").read())
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    e = env()
+    kern = {"patched": e["KERNEL_PATCHED"], "unpatched": e["KERNEL_UNPATCHED"]}
+    marker = ("printf '\\020' | dd of=/sys/bus/pci/devices/%s/config bs=1 seek=12 count=1 "
+              "conv=notrunc 2>/dev/null" % MARK_DEV)
+    runs = [marker] + ["echo 1 > /sys/bus/pci/devices/%s/remove" % d for d in REMOVE]
+    data = {}
+    fadt_img = None
+    times = []
+    for name, append, fadt, action in CELLS:
+        for v in ("patched", "unpatched"):
+            tag = "%s-%s" % (v, name)
+            initrd = e["INITRAMFS"]
+            if fadt:
+                if fadt_img is None:
+                    report(tag + "-boot", False, "no FADT image (default cell failed)")
+                    continue
+                initrd = fadt_img
+            cell_runs = list(runs)
+            if tag == "patched-default":
+                cell_runs = ["od -An -tx1 -v /sys/firmware/acpi/tables/FACP"] + cell_runs
+            ok, serial, trace, secs = boot(kern[v], initrd, append, os.path.join(a.out, tag), cell_runs)
+            times.append(secs)
+            report(tag + "-boot", ok, "boot failed, see %s/boot-test.log" % os.path.join(a.out, tag))
+            if not ok:
+                continue
+            fns = pci_map(serial)
+            boot_w, after_w, marked = lnkctl_writes(trace, fns)
+            data[tag] = dict(serial=serial, fns=fns, recs=records(serial), boot=boot_w,
+                             after=after_w, marked=marked)
+            if tag == "patched-default":
+                dump = section(serial, "run.1").split("\n", 1)[1] if section(serial, "run.1") else ""
+                try:
+                    fadt_img = fadt_initrd(dump, os.path.join(e["KERNEL_BUILD_PATCHED"], "usr/gen_init_cpio"),
+                                           e["INITRAMFS"], a.out)
+                except Exception as ex:        # reported through the FADT cells
+                    print("FADT image: %s" % ex, file=sys.stderr)
+    print("# boots: %d, %.0fs in all, %.1fs each on average" %
+          (len(times), sum(times), sum(times) / max(len(times), 1)))
+
+    def have(*tags):
+        return all(t in data for t in tags)
+
+    # KUnit: every pcie_aspm_decide case passes (console KTAP of the patched kernel).
+    if have("patched-default"):
+        k = section(data["patched-default"]["serial"], "dmesg")
+        rows_ok = len(re.findall(r"^\[[^]]*\]\s+ok \d+ row \d+:", k, re.M))
+        bad = re.findall(r"^\[[^]]*\]\s+not ok \d+ .*", k, re.M)
+        summ = re.search(r"# pcie_aspm_decide: pass:(\d+) fail:(\d+)", k)
+        tsv_rows = sum(1 for l in open(os.path.join(REPO, "tests/vectors/decision.tsv"))
+                       if l.strip() and not l.startswith("#"))
+        report("patched-kunit", rows_ok == tsv_rows and not bad and summ and summ.group(2) == "0",
+               "rows ok %d/%d, not ok: %s, summary %s" % (rows_ok, tsv_rows, bad[:3],
+                                                       summ.group(0) if summ else None))
+
+    for name, append, fadt, action in CELLS:
+        p, u = "patched-" + name, "unpatched-" + name
+        if fadt:
+            for t in (p, u):
+                if have(t):
+                    report(t + "-fadt-bit", FADT_MSG in data[t]["serial"],
+                           "the upgraded FADT was not taken (no '%s')" % FADT_MSG)
+        if have(p):
+            d = data[p]
+            links = ports_with_links(d["fns"])
+            dec = [kv for k, kv in d["recs"] if k == "decision"]
+            lk = {kv.get("up"): kv for k, kv in d["recs"] if k == "link"}
+            td = [kv for k, kv in d["recs"] if k == "teardown"]
+            report(p + "-decision", bool(dec) and all(x.get("action") == action for x in dec),
+                   "decision records %s, want action=%s" % (dec, action))
+            why = []
+            if sorted(lk) != links:
+                why.append("links %s, want %s" % (sorted(lk), links))
+            for up, kv in lk.items():
+                want_t = {"keep": kv.get("bios"), "notouch": kv.get("bios"), "clear": "none",
+                          "force": kv.get("capable")}[action]
+                if kv.get("action") != action or kv.get("target") != want_t:
+                    why.append("%s: action=%s target=%s, want %s/%s" %
+                               (up, kv.get("action"), kv.get("target"), action, want_t))
+            report(p + "-link-records", not why, "; ".join(why))
+            want_td = {"0000:04:00.0", "0000:05:00.0", "0000:02:00.0", "0000:01:00.0"}
+            got_td = {kv.get("dev") for kv in td}
+            why = []
+            if got_td != want_td:
+                why.append("teardown of %s, want %s" % (sorted(got_td), sorted(want_td)))
+            for kv in td:
+                if kv.get("action") != action or (action == "notouch" and kv.get("written") != "0"):
+                    why.append("teardown %s" % kv)
+            report(p + "-teardown-records", not why, "; ".join(why))
+            report(p + "-marker", d["marked"], "the removal marker is not in the trace")
+        # Link Control writes
+        if not have(p, u):
+            continue
+        P, U = data[p], data[u]
+        nlinks = len(ports_with_links(P["fns"]))
+        retrains = lambda w: sum(1 for b, v in w if v & 0x20)
+        if action == "keep":
+            report(p + "-writes", P["boot"] == U["boot"] and retrains(P["boot"]) == nlinks
+                   and not P["after"],
+                   "patched %s / after removal %s, unpatched %s" % (P["boot"], P["after"], U["boot"]))
+        elif action in ("clear", "notouch"):
+            report(p + "-writes", not P["boot"] and not P["after"],
+                   "want no ASPM/CCC/retrain write, got %s then %s" % (P["boot"], P["after"]))
+        else:   # force
+            en = [(b, v) for b, v in P["boot"] if v & 3]
+            ok = (P["boot"] == U["boot"] and en and all(v & 3 == 1 for b, v in en)
+                  and any(b == "0000:00:02.1" and v & 3 == 0 for b, v in P["after"]))
+            report(p + "-writes", ok, "L0s enables %s; after removal %s; unpatched %s" %
+                   (en, P["after"], U["boot"]))
+        # The unpatched kernel on the same cell: expected differences.
+        D = data.get("unpatched-default")
+        if name == "default":
+            report(u + "-writes", retrains(U["boot"]) == nlinks and not U["after"],
+                   "want CCC + retrain on %d links: %s" % (nlinks, U["boot"]))
+        elif name in ("fadt-clear", "fadt-notouch", "clear") and D:
+            # 6.1 ignores pcie_aspm=clear and pcie_aspm.fadt=, and under the FADT bit
+            # still rewrites Common Clock and retrains every link (patched: nothing).
+            report(u + "-writes-differ", U["boot"] == D["boot"] and retrains(U["boot"]) == nlinks,
+                   "want the default's CCC + retrain writes, got %s" % U["boot"])
+        elif name == "off":
+            report(u + "-writes", not U["boot"] and not U["after"],
+                   "want none, got %s / %s" % (U["boot"], U["after"]))
+        elif name == "force":
+            report(u + "-writes", any(v & 3 == 1 for b, v in U["boot"]),
+                   "want L0s enables, got %s" % U["boot"])
+        report(u + "-no-records", not any(k == "link" for k, kv in U["recs"]),
+               "the unpatched kernel printed aspm link records")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The kernel series' tests (make test): the series applies and both kernels
+# build (make kernel), every patch passes the tree's scripts/checkpatch.pl
+# without errors, the KUnit table in the series equals
+# linux/gen-kunit-vectors.sh's output for tests/vectors/decision.tsv, and
+# both kernels boot in QEMU (TCG) on tests/qemu/topologies/default.topo
+# under each policy cell, with decision records, KUnit results and QEMU's
+# pci_cfg_write trace checked by linux/test-kernel.py.
+#
+# Usage: linux/test-kernel.sh [--out DIR] [--results DIR] [--no-build]
+#   --out DIR      boot logs and traces (default build/kernel-test)
+#   --results DIR  where kernel.count goes (default build/results)
+#   --no-build     skip `make kernel` (use the kernels already built)
+# Writes "kernel P F" to RESULTS/kernel.count, prints "P passed, F failed".
+
+set -u
+LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$LINUX_DIR/.." && pwd)
+out=$REPO/build/kernel-test
+results=$REPO/build/results
+build=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift ;;
+	--results) results=$2; shift ;;
+	--no-build) build=0 ;;
+	-h | --help) sed -n '4,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$0"; exit 0 ;;
+	*) echo "test-kernel.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+mkdir -p "$out" "$results"
+passed=0
+failed=0
+check() {
+	# check NAME COMMAND...
+	name=$1
+	shift
+	if "$@" >"$out/$name.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok   $name"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name (log: $out/$name.log)"
+		tail -n 15 "$out/$name.log" | sed 's/^/     /'
+	fi
+}
+
+if [ "$build" = 1 ]; then
+	t0=$(date +%s)
+	check make-kernel make -C "$REPO" --no-print-directory kernel
+	echo "     make kernel: $(($(date +%s) - t0))s"
+fi
+eval "$("$LINUX_DIR/kernel-env.sh")" || exit 1
+
+# Each patch passes checkpatch (warnings are explained below the patch's ---).
+for p in "$LINUX_DIR"/patches/*.patch; do
+	n=$(basename "$p" .patch)
+	check "checkpatch-${n%%-*}" sh -c 'cd "$1" && perl scripts/checkpatch.pl --no-summary --terse "$2" 2>/dev/null | tee /dev/stderr | grep -q "ERROR" && exit 1;
+		perl scripts/checkpatch.pl "$2" 2>/dev/null | grep -q "^total: 0 errors"' sh "$KERNEL_SRC_PATCHED" "$p"
+done
+
+# One source of truth: the KUnit table the series carries is generated.
+check kunit-vectors sh -c '
+	awk "/^diff --git a\/drivers\/pci\/pcie\/aspm_test_vectors.h/ { on = 1; next }
+	     on && /^diff --git/ { on = 0 }
+	     on && /^@@/ { body = 1; next }
+	     on && body && /^\+/ { print substr(\$0, 2) }" "$1"/patches/*.patch >"$2/vectors.patch.h"
+	"$1/gen-kunit-vectors.sh" >"$2/vectors.gen.h"
+	test -s "$2/vectors.gen.h" && diff -u "$2/vectors.gen.h" "$2/vectors.patch.h" &&
+	diff -u "$2/vectors.gen.h" "$3/drivers/pci/pcie/aspm_test_vectors.h"' \
+	sh "$LINUX_DIR" "$out" "$KERNEL_SRC_PATCHED"
+
+# Boots: python does the cells and prints one "ok/FAIL name" line per check.
+python3 "$LINUX_DIR/test-kernel.py" --out "$out" >"$out/cells.txt" 2>"$out/cells.err"
+rc=$?
+cat "$out/cells.txt"
+p=$(grep -c '^ok ' "$out/cells.txt")
+f=$(grep -c '^FAIL ' "$out/cells.txt")
+if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+	f=1
+	echo "FAIL test-kernel.py exited with $rc:"
+	tail -n 20 "$out/cells.err"
+fi
+passed=$((passed + p))
+failed=$((failed + f))
+
+echo "kernel $passed $failed" >"$results/kernel.count"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
