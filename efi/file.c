@@ -31,9 +31,11 @@ int esp_read_file(EFI_HANDLE image, const char *path, char *buf, size_t max,
 		  size_t *len)
 {
 	EFI_FILE_HANDLE root = esp_root(image), f = NULL;
+	EFI_FILE_INFO *info;
 	CHAR16 p[256];
 	UINTN n = max - 1;
 	EFI_STATUS st;
+	int rc = 0;
 
 	*len = 0;
 	if (!root)
@@ -43,6 +45,19 @@ int esp_read_file(EFI_HANDLE image, const char *path, char *buf, size_t max,
 	if (EFI_ERROR(st)) {
 		uefi_call_wrapper(root->Close, 1, root);
 		return st == EFI_NOT_FOUND ? -AE_NOENT : -AE_IO;
+	}
+	/* a folder reads as directory entries, a long file would be cut */
+	info = LibFileInfo(f);
+	if (info && (info->Attribute & EFI_FILE_DIRECTORY))
+		rc = -AE_INVAL;
+	else if (info && info->FileSize > max - 1)
+		rc = -AE_2BIG;
+	if (info)
+		FreePool(info);
+	if (rc) {
+		uefi_call_wrapper(f->Close, 1, f);
+		uefi_call_wrapper(root->Close, 1, root);
+		return rc;
 	}
 	st = uefi_call_wrapper(f->Read, 3, f, &n, buf);
 	uefi_call_wrapper(f->Close, 1, f);

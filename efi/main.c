@@ -336,12 +336,49 @@ static int run_boot(struct cli *cli, const struct out *console, int conf_rc)
 #define CONF_PATH	"\\EFI\\aspmctl\\aspmctl.conf"
 #define CONF_MAX	8192
 
+/*
+ * Fail open on a bad configuration file: its ASPM settings are dropped
+ * (the policy is skipped), but what it takes to boot -- the command and
+ * the next/next-options/results keys of its well-formed lines -- still
+ * counts, so that the next loader starts. Splits text in place.
+ */
+static int conf_salvage(char *text, char **argv, int max, const char **cmd)
+{
+	static const char *const keep[] = { "--next", "--next-options", "--results" };
+	char *line = text, *kv[2], err[8];
+	int n = 0;
+
+	*cmd = NULL;
+	while (line) {
+		char *nl = line;
+		const char *c = NULL;
+
+		while (*nl && *nl != '\n')
+			nl++;
+		if (*nl)
+			*nl++ = '\0';
+		else
+			nl = NULL;
+		if (cli_conf_split(line, kv, 2, &c, err, sizeof(err)) == 2) {
+			for (unsigned k = 0; k < ARRAY_SIZE(keep); k++)
+				if (!str_cmp(kv[0], keep[k]) && n + 2 <= max) {
+					argv[n++] = (char *)keep[k];
+					argv[n++] = kv[1];
+				}
+		} else if (c) {
+			*cmd = c;
+		}
+		line = nl;
+	}
+	return n;
+}
+
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	static char *argv[CLI_MAX_ARGS], *confv[CLI_MAX_ARGS], *all[2 * CLI_MAX_ARGS + 1];
-	static char conf[CONF_MAX], conf_err[96];
-	static struct cli cli;
+	static char conf[CONF_MAX], conf_copy[CONF_MAX], conf_err[96];
+	static struct cli cli, probe;
 	const struct out *o = &efi_console;
 	const char *conf_cmd = NULL;
 	size_t conf_len = 0;
@@ -359,9 +396,12 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (rc == -AE_NOENT) {
 		rc = 0;
 	} else if (rc) {
-		conf_rc = log_error(rc, "%s: cannot read", CONF_PATH);
+		conf_rc = log_error(rc, "%s: cannot read%s", CONF_PATH,
+				    rc == -AE_INVAL ? ": a folder, not a file" :
+				    rc == -AE_2BIG ? ": longer than 8191 bytes" : "");
 		rc = 0;
 	} else {
+		mem_copy(conf_copy, conf, conf_len + 1);
 		nconf = cli_conf_split(conf, confv, CLI_MAX_ARGS, &conf_cmd, conf_err,
 				       sizeof(conf_err));
 		if (nconf < 0) {
@@ -378,12 +418,20 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 		rc = cli_parse(n, all, &cli);
 		if (rc && nconf) {
-			/* a bad configuration file must not stop the boot:
-			 * fall back to the load options alone */
-			conf_rc = log_error(rc, "%s: %s", CONF_PATH, cli.error);
-			rc = cli_parse(argc, argv, &cli);
-			if (!rc && conf_cmd && !str_cmp(conf_cmd, "boot"))
-				cli.cmd = CLI_BOOT;
+			/* is it the file's fault, or the load options'? */
+			n = cli_merge(conf_cmd, confv, nconf, NULL, 0, all);
+			if (cli_parse(n, all, &probe))
+				conf_rc = log_error(-AE_INVAL, "%s: %s", CONF_PATH, probe.error);
+		}
+		if (conf_rc) {
+			/* a bad configuration file must not stop the boot: keep
+			 * its boot keys and the load options, else the load
+			 * options alone */
+			nconf = conf_len ? conf_salvage(conf_copy, confv, CLI_MAX_ARGS, &conf_cmd) : 0;
+			n = cli_merge(conf_cmd, confv, nconf, argv, argc, all);
+			rc = cli_parse(n, all, &cli);
+			if (rc && (nconf || conf_cmd))
+				rc = cli_parse(argc, argv, &cli);
 		}
 		if (rc)
 			out_printf(o, "aspmctl: error: %s\n", cli.error);

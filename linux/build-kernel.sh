@@ -117,8 +117,11 @@ configure() {
 	log=$LOG_DIR/config-$v.log
 	# shellcheck disable=SC2046
 	sum=$(cat $(fragments "$v") | sha256sum | cut -c1-16)
+	# reuse the configuration only while it still holds every fragment
+	# line (a build of an older state of the tree can drop symbols the
+	# series adds, through syncconfig)
 	[ -f "$b/.config" ] && [ "$(cat "$b/.aspmctl-config-ok" 2>/dev/null)" = "$sum" ] &&
-		return 0
+		verify_config "$b/.config" "$v" 2>/dev/null && return 0
 	rm -f "$b/.aspmctl-config-ok"
 	mkdir -p "$b"
 	note "configuring the $v kernel: tinyconfig + $(fragments "$v" | sed 's|.*/|linux/|' | tr '\n' ' ')"
