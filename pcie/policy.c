@@ -496,11 +496,13 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	/* the link goes with function 0 (link->downstream), not earlier */
 	if (l->down != fn)
 		return 0;
-	/* the function is stopped but still on the bus while this runs */
-	f->flags &= ~FN_REMOVED;
+	/*
+	 * pci_destroy_dev() takes the function off its bus before it calls
+	 * pcie_aspm_exit_link_state(): the function itself gets no write,
+	 * only what is left on the link does.
+	 */
 	if (act == ASPM_NOTOUCH) {
 		l->removed = true;
-		f->flags |= FN_REMOVED;
 		if (records)
 			out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=1 written=0 reconfigured=-\n",
 				   pci_addr_str(f->addr, b1),
@@ -509,7 +511,6 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 		return 0;
 	}
 	rc = config_link(p, t, li, 0, STEP_TEARDOWN);
-	f->flags |= FN_REMOVED;
 	l->aspm_enabled = 0;
 	l->removed = true;
 	parent = l->parent;
@@ -543,9 +544,13 @@ int aspm_plan_remove(struct pcie_topo *t, enum aspm_action act, int fn,
 	f = &t->fn[fn];
 	if (f->flags & FN_REMOVED)
 		return 0;
-	/* pci_stop_bus_device(): children first, in reverse order */
+	/*
+	 * pci_remove_bus_device(): the children first, depth first, in bus
+	 * list order; each is destroyed (and its link torn down) before the
+	 * next, and the bridge itself last.
+	 */
 	if (f->flags & FN_BRIDGE) {
-		for (int j = (int)t->nfn - 1; j > fn; j--)
+		for (int j = fn + 1; j < (int)t->nfn; j++)
 			if (t->fn[j].parent == fn && !(t->fn[j].flags & FN_REMOVED))
 				rc = rc ? rc : aspm_plan_remove(t, act, j, p, records);
 	}

@@ -588,31 +588,31 @@ static void test_teardown_frees_upstream_l1(void **state)
 		/* the state force reaches first: no L1 on the root link */
 		XLC(2, 0, 0, on), XLC(3, 0, 0, on),
 		XLC(2, 1, 0, on), XLC(4, 0, 0, on),
-		/* teardown of 03:00.0: its link off, downstream first */
-		XLC(3, 0, 0, LK_CCC), XLC(2, 0, 0, LK_CCC),
+		/* teardown of 03:00.0: it is already off its bus
+		 * (pci_destroy_dev()), so only its upstream port is written */
+		XLC(2, 0, 0, LK_CCC),
 		/* latencies rechecked without EP_A; the parent path gets L1,
 		 * upstream port first */
 		XLC(0, 1, 0, on), XLC(1, 0, 0, on));
 	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), on);
 	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), on);
 	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC);
-	assert_int_equal(pfx_lnkctl(p, 3, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 3, 0, 0), on);	/* gone: not written */
 	assert_int_equal(pfx_lnkctl(p, 2, 1, 0), on);
 	assert_int_equal(pfx_lnkctl(p, 4, 0, 0), on);
-	assert_int_equal(p->run.st.written, 8);
+	assert_int_equal(p->run.st.written, 7);
 	assert_lines(p, "aspm link ",
 		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L1 bios=none capable=none action=force target=none clkpm=- l1ss=none reason=not-supported,l1-latency",
 		"aspm link up=0000:02:00.0 down=0000:03:00.0 nfn=1 hops=1 support=L1 bios=none capable=L1 action=force target=L1 clkpm=- l1ss=none reason=not-supported",
 		"aspm link up=0000:02:01.0 down=0000:04:00.0 nfn=1 hops=1 support=L1 bios=none capable=L1 action=force target=L1 clkpm=- l1ss=none reason=not-supported");
 	assert_lines(p, "aspm teardown ",
-		"aspm teardown dev=0000:03:00.0 link-up=0000:02:00.0 action=force dropped=1 written=4 reconfigured=0000:00:01.0");
+		"aspm teardown dev=0000:03:00.0 link-up=0000:02:00.0 action=force dropped=1 written=3 reconfigured=0000:00:01.0");
 	/* every write made is reported, the state reached first included */
 	assert_lines(p, "aspm write ",
 		"aspm write 0000:02:00.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-up readback=0x0042 ok",
 		"aspm write 0000:03:00.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-down readback=0x0042 ok",
 		"aspm write 0000:02:01.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-up readback=0x0042 ok",
 		"aspm write 0000:04:00.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-down readback=0x0042 ok",
-		"aspm write 0000:03:00.0 off=0x50 width=2 old=0x0042 new=0x0040 step=teardown readback=0x0040 ok",
 		"aspm write 0000:02:00.0 off=0x50 width=2 old=0x0042 new=0x0040 step=teardown readback=0x0040 ok",
 		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-up readback=0x0042 ok",
 		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-down readback=0x0042 ok");
@@ -631,10 +631,27 @@ static void test_teardown_other_endpoint_keeps_limit(void **state)
 	assert_log_writes(p, 0,
 		XLC(2, 0, 0, on), XLC(3, 0, 0, on),
 		XLC(2, 1, 0, on), XLC(4, 0, 0, on),
-		XLC(4, 0, 0, LK_CCC), XLC(2, 1, 0, LK_CCC));
+		XLC(2, 1, 0, LK_CCC));
 	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
 	assert_lines(p, "aspm teardown ",
-		"aspm teardown dev=0000:04:00.0 link-up=0000:02:01.0 action=force dropped=1 written=2 reconfigured=0000:00:01.0");
+		"aspm teardown dev=0000:04:00.0 link-up=0000:02:01.0 action=force dropped=1 written=1 reconfigured=0000:00:01.0");
+	pfx_free(p);
+}
+
+/* Removing the switch: pci_remove_bus_device() destroys the children
+ * depth first in bus-list order, the switch last (Linux 6.1 remove.c). */
+static void test_teardown_switch_order(void **state)
+{
+	struct pfx *p = teardown_platform(0);
+
+	(void)state;
+	assert_int_equal(pfx_remove(p, pfx_policy(OVR_FORCE), A(1, 0, 0), false), 0);
+	assert_lines(p, "aspm teardown ",
+		/* EP_A gone: its port off, and the root link may take L1 */
+		"aspm teardown dev=0000:03:00.0 link-up=0000:02:00.0 action=force dropped=1 written=3 reconfigured=0000:00:01.0",
+		"aspm teardown dev=0000:04:00.0 link-up=0000:02:01.0 action=force dropped=1 written=1 reconfigured=0000:00:01.0",
+		/* the switch last: only the Root Port is left on that link */
+		"aspm teardown dev=0000:01:00.0 link-up=0000:00:01.0 action=force dropped=1 written=1 reconfigured=-");
 	pfx_free(p);
 }
 
@@ -663,13 +680,14 @@ static void test_teardown_function1_first(void **state)
 	assert_no_lines(p, "aspm teardown ");
 	assert_false(p->fx->topo.link[0].removed);
 
-	/* then function 0: the link goes, written on what is left */
+	/* then function 0: the link goes; nothing is left on the bus but
+	 * the upstream port */
 	assert_int_equal(pfx_remove(p, pfx_policy(OVR_FORCE), A(1, 0, 0), true), 0);
 	assert_log_writes(p, 0, XLC(0, 1, 0, on), XLC(1, 0, 0, on), XLC(1, 0, 1, on),
-			  XLC(1, 0, 0, LK_CCC), XLC(0, 1, 0, LK_CCC));
+			  XLC(0, 1, 0, LK_CCC));
 	assert_true(p->fx->topo.link[0].removed);
 	assert_lines(p, "aspm teardown ",
-		"aspm teardown dev=0000:01:00.0 link-up=0000:00:01.0 action=force dropped=1 written=2 reconfigured=-");
+		"aspm teardown dev=0000:01:00.0 link-up=0000:00:01.0 action=force dropped=1 written=1 reconfigured=-");
 	pfx_free(p);
 }
 
@@ -679,16 +697,17 @@ static void test_teardown_function0_first(void **state)
 	const uint16_t on = LK_CCC | LK_L1;
 
 	(void)state;
-	/* function 0 goes while function 1 is still there: both functions,
-	 * then the port (pcie_config_aspm_link(link, 0)) */
+	/* function 0 goes while function 1 is still there: function 1,
+	 * then the port (pcie_config_aspm_link(link, 0)); function 0 is
+	 * already off the bus */
 	assert_int_equal(pfx_remove(p, pfx_policy(OVR_FORCE), A(1, 0, 0), true), 0);
 	assert_log_writes(p, 0, XLC(0, 1, 0, on), XLC(1, 0, 0, on), XLC(1, 0, 1, on),
-			  XLC(1, 0, 0, LK_CCC), XLC(1, 0, 1, LK_CCC), XLC(0, 1, 0, LK_CCC));
+			  XLC(1, 0, 1, LK_CCC), XLC(0, 1, 0, LK_CCC));
 	/* function 1 afterwards: the link is already gone */
 	assert_int_equal(aspm_plan_remove(&p->fx->topo, ASPM_FORCE,
 					  pcie_find_fn(&p->fx->topo, A(1, 0, 1)),
 					  &p->run.plan, NULL), 0);
-	assert_int_equal(p->run.plan.n, 6);
+	assert_int_equal(p->run.plan.n, 5);
 	pfx_free(p);
 }
 
@@ -726,9 +745,8 @@ static void test_teardown_predict(void **state)
 	assert_no_writes(p);
 	assert_int_equal(p->fx->cfg.refused_writes, 0);
 	assert_lines(p, "aspm teardown ",
-		"aspm teardown dev=0000:03:00.0 link-up=0000:02:00.0 action=force dropped=1 written=4 reconfigured=0000:00:01.0");
+		"aspm teardown dev=0000:03:00.0 link-up=0000:02:00.0 action=force dropped=1 written=3 reconfigured=0000:00:01.0");
 	assert_lines(p, "aspm write ",
-		"aspm write 0000:03:00.0 off=0x50 width=2 old=0x0042 new=0x0040 step=teardown planned",
 		"aspm write 0000:02:00.0 off=0x50 width=2 old=0x0042 new=0x0040 step=teardown planned",
 		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-up planned",
 		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0040 new=0x0042 step=aspm-down planned");
@@ -1084,6 +1102,7 @@ int main(void)
 		cmocka_unit_test(test_clkpm_keep_stays),
 		cmocka_unit_test(test_teardown_frees_upstream_l1),
 		cmocka_unit_test(test_teardown_other_endpoint_keeps_limit),
+		cmocka_unit_test(test_teardown_switch_order),
 		cmocka_unit_test(test_teardown_function1_first),
 		cmocka_unit_test(test_teardown_function0_first),
 		cmocka_unit_test(test_teardown_notouch),
