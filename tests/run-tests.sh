@@ -28,6 +28,7 @@ suite build make --no-print-directory all
 suite unit make --no-print-directory unit
 suite kernel linux/test-kernel.sh --results "$results"
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
+suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"
 suite matrix python3 tests/matrix/matrix.py --set test -j 2 --out "$BUILD/matrix-test" --results "$results"
 suite fuzz tests/fuzz/run.sh --time "${FUZZ_TEST_TIME:-30}" --out "$BUILD/fuzz" --results "$results"
 suite qemu-selftest tests/qemu/selftest.sh --out "$BUILD/qemu-selftest" --results "$results"
