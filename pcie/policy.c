@@ -323,7 +323,10 @@ static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
 
 	switch (act) {
 	case ASPM_NOTOUCH:
-		return l->aspm_enabled;
+		/* a blacklisted link's "enabled" is the ALL sentinel, not
+		 * what the hardware holds: nothing changes, so report BIOS */
+		return l->aspm_disable == ASPM_STATE_ALL ? l->aspm_default :
+							    l->aspm_enabled;
 	case ASPM_CLEAR:
 		return 0;
 	case ASPM_FORCE:
