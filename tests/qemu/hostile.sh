@@ -20,6 +20,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 mkdir -p "$out" "$results"
+out=$(cd "$out" && pwd)	# run.sh runs QEMU from its own directory
 passed=0 failed=0
 check() {	# check OK WHAT
 	if [ "$1" -eq 0 ]; then
