@@ -26,6 +26,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import testlib  # noqa: E402
+
 LINUX = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(LINUX)
 TOPO = os.path.join(REPO, "tests/qemu/topologies/default.topo")
@@ -50,16 +53,6 @@ results = []
 def report(name, ok, why=""):
     results.append(ok)
     print(("ok   %s" % name) if ok else ("FAIL %s: %s" % (name, why)), flush=True)
-
-
-def env():
-    out = subprocess.run([os.path.join(LINUX, "kernel-env.sh")], check=True,
-                         capture_output=True, text=True).stdout
-    v = {}
-    for line in out.splitlines():
-        k, _, val = line.partition("=")
-        v[k] = shlex.split(val)[0] if val else ""
-    return v
 
 
 def topo_args():
@@ -93,31 +86,14 @@ def boot(kernel, initrd, append, out, runs):
 
 
 def section(serial, name):
-    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=" %
-                  (re.escape(name), re.escape(name)), serial, re.S | re.M)
-    return m.group(1) if m else ""
+    return testlib.init_section(serial, name) or ""
 
 
-def pci_map(serial):
-    fns = {}
-    for line in section(serial, "pci").splitlines():
-        f = line.split()
-        if len(f) < 2 or f[0] != "pci":
-            continue
-        kv = dict(x.split("=", 1) for x in f[2:] if "=" in x)
-        fns[f[1]] = kv
-    return fns
+pci_map = testlib.pci_map
 
 
 def records(serial):
-    recs = []
-    for line in section(serial, "dmesg").splitlines():
-        m = re.search(r": (aspm (link|teardown|decision) .*)$", line)
-        if m:
-            f = m.group(1).split()
-            kv = dict(x.split("=", 1) for x in f[2:] if "=" in x)
-            recs.append((f[1], kv))
-    return recs
+    return testlib.kernel_records(serial)
 
 
 def lnkctl_writes(trace, fns):
@@ -129,13 +105,7 @@ def lnkctl_writes(trace, fns):
     rcb_types = ("endpoint", "legacy_endpoint", "pcie_to_pci_bridge")
     rcb_pending = {b for b, kv in fns.items()
                    if kv.get("type") in rcb_types and kv.get("parent", "-") != "-"}
-    events = []
-    for line in trace.splitlines():
-        m = re.match(r"pci_cfg_write (\S+) ([0-9a-f]+):([0-9a-f]+)\.([0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)", line)
-        if not m:
-            continue
-        bdf = "0000:%02x:%02x.%s" % (int(m.group(2), 16), int(m.group(3), 16), m.group(4))
-        events.append((bdf, int(m.group(5), 16), int(m.group(6), 16)))
+    events = testlib.trace_writes(trace)
     mark = max([i for i, (b, o, v) in enumerate(events) if b == MARK_DEV and o == 0xc and v == 0x10],
                default=None)
     boot, after = [], []
@@ -184,7 +154,7 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    e = env()
+    e = testlib.kernel_env()
     kern = {"patched": e["KERNEL_PATCHED"], "unpatched": e["KERNEL_UNPATCHED"]}
     marker = ("printf '\\020' | dd of=/sys/bus/pci/devices/%s/config bs=1 seek=12 count=1 "
               "conv=notrunc 2>/dev/null" % MARK_DEV)

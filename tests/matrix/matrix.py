@@ -28,6 +28,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import testlib  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 RUN = os.path.join(REPO, "tests/qemu/run.sh")
@@ -202,14 +205,20 @@ TYPES = {"root-port": "root_port", "endpoint": "endpoint", "legacy-endpoint": "l
          "pci": "pci", "pci-bridge": "pci"}
 
 
-def kv(fields):
-    return dict(x.split("=", 1) for x in fields if "=" in x)
+kv = testlib.kv
+section = testlib.init_section
+pci_map = testlib.pci_map
 
 
-def section(serial, name):
-    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=" %
-                  (re.escape(name), re.escape(name)), serial, re.S | re.M)
-    return m.group(1) if m else None
+def kernel_records(serial):
+    recs = dict(links=[], decision=[], teardown=[])
+    for kind, rec in testlib.kernel_records(serial):
+        recs[{"link": "links"}.get(kind, kind)].append(rec)
+    return recs
+
+
+def trace_writes(path):
+    return testlib.trace_writes(read(path))
 
 
 def app_part(serial, stage):
@@ -218,18 +227,11 @@ def app_part(serial, stage):
     if stage != "app":
         end = next((i for i, l in enumerate(lines) if l.startswith("aspmctl: starting ")), len(lines))
         return {"apply": lines[:end]}
-    secs, cur = {}, None
-    for l in lines:
-        m = re.match(r"^matrix-begin (\S+)$", l)
-        e = re.match(r"^matrix-end (\S+) lasterror=(\S*)$", l)
-        if m:
-            cur = m.group(1)
-            secs[cur] = []
-        elif e:
-            secs[e.group(1) + ".lasterror"] = e.group(2)
-            cur = None
-        elif cur:
-            secs[cur].append(l)
+    secs = {}
+    for name, sec in testlib.shell_sections(lines, "matrix").items():
+        secs[name] = sec["lines"]
+        if sec["lasterror"] is not None:
+            secs[name + ".lasterror"] = sec["lasterror"]
     return secs
 
 
@@ -255,37 +257,6 @@ def app_records(lines):
         elif l.startswith("aspm stats "):
             r["stats"] = kv(f[2:])
     return r
-
-
-def kernel_records(serial):
-    recs = dict(links=[], decision=[], teardown=[])
-    for line in (section(serial, "dmesg") or "").splitlines():
-        m = re.search(r": aspm (link|teardown|decision) (.*)$", line)
-        if m:
-            recs[{"link": "links"}.get(m.group(1), m.group(1))].append(kv(m.group(2).split()))
-    return recs
-
-
-def pci_map(serial):
-    fns = {}
-    for line in (section(serial, "pci") or "").splitlines():
-        f = line.split()
-        if len(f) >= 2 and f[0] == "pci":
-            fns[f[1]] = kv(f[2:])
-    return fns
-
-
-TRACE_W = re.compile(r"pci_cfg_write \S+ ([0-9a-f]+):([0-9a-f]+)\.([0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)")
-
-
-def trace_writes(path):
-    out = []
-    for line in read(path).splitlines():
-        m = TRACE_W.search(line)
-        if m:
-            out.append(("0000:%02x:%02x.%s" % (int(m.group(1), 16), int(m.group(2), 16), m.group(3)),
-                        int(m.group(4), 16), int(m.group(5), 16)))
-    return out
 
 
 def kernel_links(fns):
@@ -637,19 +608,6 @@ def sibling_fns(cell, allres):
 
 
 # ------------------------------------------------------------------ main
-def kernel_env():
-    try:
-        out = subprocess.run([os.path.join(REPO, "linux/kernel-env.sh")], check=True,
-                             capture_output=True, text=True).stdout
-    except (subprocess.CalledProcessError, OSError):
-        return {}
-    v = {}
-    for line in out.splitlines():
-        k, _, val = line.partition("=")
-        v[k] = shlex.split(val)[0] if val else ""
-    return v
-
-
 def main():
     ap = argparse.ArgumentParser(description="QEMU matrix: app vs kernel, cell by cell")
     ap.add_argument("--cells", default=os.path.join(HERE, "cells.tsv"))
@@ -681,7 +639,7 @@ def main():
     a.stub = os.path.abspath(a.stub)
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.results, exist_ok=True)
-    e = kernel_env()
+    e = testlib.kernel_env(strict=False)
     unknown = a.kernel is not None
     kern = {"patched": a.kernel or e.get("KERNEL_PATCHED", ""),
             "unpatched": a.kernel or e.get("KERNEL_UNPATCHED", ""),

@@ -11,24 +11,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 app=${1:?usage: hostile.sh APP [--out DIR] [--results DIR]}
 shift
-out=build/qemu-hostile results=build/results
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--out)		out=$2; shift 2 ;;
-	--results)	results=$2; shift 2 ;;
-	*)		echo "hostile.sh: unknown option $1" >&2; exit 2 ;;
-	esac
-done
-mkdir -p "$out" "$results"
-out=$(cd "$out" && pwd)	# run.sh runs QEMU from its own directory
-passed=0 failed=0
-check() {	# check OK WHAT
-	if [ "$1" -eq 0 ]; then
-		echo "ok   $2"; passed=$((passed + 1))
-	else
-		echo "FAIL $2"; failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/qemu/lib.sh
+. "$here/lib.sh"
+suite_init hostile build/qemu-hostile "$@"
+check() { suite_check "$@"; }	# check STATUS WHAT
 
 stub=$out/efi-stub.efi
 "$repo/tests/efi-stub/build.sh" "$stub" >"$out/stub-build.log" 2>&1
@@ -86,6 +72,4 @@ for c in "${cases[@]}"; do
 	echo "$s" | grep -q "^efi-stub: load-options .*after-$name"
 	check $? "$name: the next stage started with its options"
 done
-echo "hostile $passed $failed" >"$results/hostile.count"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end

@@ -251,12 +251,15 @@ for n in chain-stub missing-next chain-linux chain-linux-fadt; do
 done
 
 # ---------------------------------------------------------------- checks
-python3 - "$out" "$root" "$guid" "$dumpfile" "${kernel:+1}" "${stub:+1}" \
+ASPMCTL_REPO=$(cd "$here/../.." && pwd) python3 - "$out" "$root" "$guid" "$dumpfile" "${kernel:+1}" "${stub:+1}" \
 	>>"$checks" 2>"$out/check.err" <<'PY' || note "FAIL checker crashed: $(tail -n 3 "$out/check.err" | tr '\n' ' ')"
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.environ['ASPMCTL_REPO'], 'tests', 'lib'))
+import testlib  # noqa: E402
 
 out, root, guid, dumpfile, have_kernel, have_stub = sys.argv[1:7]
 have_kernel = have_kernel == '1'
@@ -378,18 +381,7 @@ def linux_checks(name, lines, conf_opts):
 # ================================================================ 1. Shell
 shell = serial('shell')
 boot('shell', 'UEFI Shell startup.nsh' + (' then Linux' if have_kernel else ''))
-secs, cur = {}, None
-for l in shell:
-    m = re.match(r'^product-begin (\S+)$', l)
-    e = re.match(r'^product-end (\S+) lasterror=(\S*)$', l)
-    if m:
-        cur = m.group(1)
-        secs[cur] = {'lines': [], 'lasterror': None}
-    elif e and e.group(1) in secs:
-        secs[e.group(1)]['lasterror'] = e.group(2)
-        cur = None
-    elif cur:
-        secs[cur]['lines'].append(l)
+secs = testlib.shell_sections(shell, 'product')
 
 cases = []
 with open(os.path.join(out, 'shell-cases.tsv')) as f:

@@ -9,24 +9,15 @@
 # shellcheck disable=SC2016 # the sh -c scripts get their values as $1...
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out=build/qemu-selftest results=build/results
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--out)		out=$2; shift 2 ;;
-	--results)	results=$2; shift 2 ;;
-	*)		echo "selftest.sh: unknown option $1" >&2; exit 2 ;;
-	esac
-done
-mkdir -p "$out" "$results"
-pass=0 fail=0
+# shellcheck source=tests/qemu/lib.sh
+. "$here/lib.sh"
+suite_init qemu-selftest build/qemu-selftest "$@"
 check() {	# check DESCRIPTION COMMAND...
-	local what=$1
+	local what=$1 rc=0
 	shift
-	if "$@" >"$out/last.log" 2>&1; then
-		pass=$((pass + 1)); echo "ok   $what"
-	else
-		fail=$((fail + 1)); echo "FAIL $what"; sed 's/^/    /' "$out/last.log" | tail -20
-	fi
+	"$@" >"$out/last.log" 2>&1 || rc=$?
+	suite_check $rc "$what"
+	[ $rc -eq 0 ] || sed 's/^/    /' "$out/last.log" | tail -20
 }
 expect() { python3 "$here/expect.py" "$@"; }
 
@@ -78,6 +69,4 @@ check "smoke.sh fails an empty log" \
 check "run.sh refuses a missing --topology (exit 2)" \
 	sh -c '"$1" --app /dev/null --out "$2"; [ $? -eq 2 ]' _ "$here/run.sh" "$out/run-usage"
 
-echo "qemu-selftest $pass $fail" >"$results/qemu-selftest.count"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

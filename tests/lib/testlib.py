@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Helpers shared by the Python test drivers (linux/test-kernel.py,
+tests/matrix/matrix.py, the checker inside tests/qemu/product.sh).
+
+    sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+    import testlib
+"""
+import os
+import re
+import shlex
+import subprocess
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def kernel_env(strict=True):
+    """linux/kernel-env.sh's NAME=value lines as a dict (KERNEL_PATCHED,
+    INITRAMFS, ...).  strict: a failure raises; otherwise {} is returned."""
+    try:
+        out = subprocess.run([os.path.join(REPO, "linux", "kernel-env.sh")], check=True,
+                             capture_output=True, text=True).stdout
+    except (subprocess.CalledProcessError, OSError):
+        if strict:
+            raise
+        return {}
+    env = {}
+    for line in out.splitlines():
+        k, _, val = line.partition("=")
+        env[k] = shlex.split(val)[0] if val else ""
+    return env
+
+
+def shell_sections(lines, tag):
+    """Split a UEFI Shell serial log into the sections a startup.nsh marked
+    with "TAG-begin NAME" ... "TAG-end NAME lasterror=X":
+    {NAME: {"lines": [...], "lasterror": "X" or None}}.  An end line without
+    its begin line is ignored; lines outside sections are dropped."""
+    begin = re.compile(r"^%s-begin (\S+)$" % re.escape(tag))
+    end = re.compile(r"^%s-end (\S+) lasterror=(\S*)$" % re.escape(tag))
+    secs, cur = {}, None
+    for line in lines:
+        m, e = begin.match(line), end.match(line)
+        if m:
+            cur = m.group(1)
+            secs[cur] = {"lines": [], "lasterror": None}
+        elif e:
+            if e.group(1) in secs:
+                secs[e.group(1)]["lasterror"] = e.group(2)
+            cur = None
+        elif cur:
+            secs[cur]["lines"].append(line)
+    return secs
+
+
+def kv(fields):
+    """NAME=value fields as a dict; fields without '=' are skipped."""
+    return dict(x.split("=", 1) for x in fields if "=" in x)
+
+
+def init_section(serial, name):
+    """The text between "=== aspmctl-init: begin NAME ===" and its end line,
+    as linux/initramfs/init prints it; None when the section is missing."""
+    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=" %
+                  (re.escape(name), re.escape(name)), serial, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def pci_map(serial):
+    """The guest's functions from the init's "pci" section: {bdf: {key: value}}
+    (vendor, device, class, type, parent, pciecap, ...)."""
+    fns = {}
+    for line in (init_section(serial, "pci") or "").splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[0] == "pci":
+            fns[f[1]] = kv(f[2:])
+    return fns
+
+
+def kernel_records(serial):
+    """The kernel's "aspm decision/link/teardown" records (docs/records.md)
+    from the init's "dmesg" section, in order: [(kind, {key: value})]."""
+    recs = []
+    for line in (init_section(serial, "dmesg") or "").splitlines():
+        m = re.search(r": aspm (link|teardown|decision) (.*)$", line)
+        if m:
+            recs.append((m.group(1), kv(m.group(2).split())))
+    return recs
+
+
+TRACE_WRITE = re.compile(r"pci_cfg_write \S+ ([0-9a-f]+):([0-9a-f]+)\.([0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)")
+
+
+def trace_writes(text):
+    """Config writes in a QEMU `-trace pci_cfg_*` log, in order:
+    [(seg:bus:dev.fn, offset, value)] (q35 has one segment, 0000)."""
+    out = []
+    for line in text.splitlines():
+        m = TRACE_WRITE.search(line)
+        if m:
+            out.append(("0000:%02x:%02x.%s" % (int(m.group(1), 16), int(m.group(2), 16), m.group(3)),
+                        int(m.group(4), 16), int(m.group(5), 16)))
+    return out

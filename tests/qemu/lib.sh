@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# Shared by the QEMU suite scripts (sourced, not run): option parsing for
+# --out/--results, ok/FAIL counting and the RESULTS/NAME.count line that
+# tests/run-tests.sh adds up.
+#
+#   . "$here/lib.sh"
+#   suite_init NAME DEFAULT_OUT "$@"     sets out, results; exits 2 on a bad option
+#   suite_check STATUS WHAT              counts STATUS 0 as passed
+#   suite_end                            writes the count, prints the total,
+#                                        returns non-zero on any failure
+
+suite_name='' out='' results='' suite_passed=0 suite_failed=0
+
+suite_init() {
+	suite_name=$1 out=$2 results=build/results
+	shift 2
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--out)		[ $# -ge 2 ] || suite_usage "--out needs a directory"
+				out=$2; shift 2 ;;
+		--results)	[ $# -ge 2 ] || suite_usage "--results needs a directory"
+				results=$2; shift 2 ;;
+		*)		suite_usage "unknown option $1" ;;
+		esac
+	done
+	mkdir -p "$out" "$results"
+	# absolute: run.sh starts QEMU from its own directory
+	out=$(cd "$out" && pwd)
+	results=$(cd "$results" && pwd)
+}
+
+suite_usage() {
+	echo "$suite_name: $1" >&2
+	exit 2
+}
+
+suite_check() {
+	if [ "$1" -eq 0 ]; then
+		echo "ok   $2"; suite_passed=$((suite_passed + 1))
+	else
+		echo "FAIL $2"; suite_failed=$((suite_failed + 1))
+	fi
+}
+
+suite_end() {
+	echo "$suite_name $suite_passed $suite_failed" >"$results/$suite_name.count"
+	echo "$suite_passed passed, $suite_failed failed"
+	[ "$suite_failed" -eq 0 ]
+}
