@@ -200,6 +200,9 @@ static int set_l1ss(struct aspm_plan *p, struct pcie_topo *t, int fn, int link,
 	for (int j = (l)->down_first; j < (int)(t)->nfn; j++) \
 		if ((t)->fn[j].parent == (l)->up && !((t)->fn[j].flags & FN_REMOVED))
 
+/* the functions of a link whose L1SS Control config_link() writes */
+#define L1SS_FN(l, j, clear)	((clear) || (j) == (l)->down)
+
 static uint32_t state_to_l1ss(uint8_t s)
 {
 	uint32_t v = 0;
@@ -226,7 +229,7 @@ static uint32_t state_to_l1ss(uint8_t s)
  *  - enabling L1: L1SS first, then the upstream port, then downstream.
  */
 static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
-		       uint8_t state, enum aspm_step down_step)
+		       uint8_t state, enum aspm_step down_step, bool clear)
 {
 	struct pcie_link *l = &t->link[li];
 	int up = l->up, dn = l->down;
@@ -245,12 +248,26 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		up_bits |= PCI_EXP_LNKCTL_ASPM_L1;
 		dn_bits |= PCI_EXP_LNKCTL_ASPM_L1;
 	}
+	/*
+	 * pcie_config_aspm_link(): nothing to do when the link is already
+	 * in the requested state (link->aspm_enabled, read from function 0
+	 * and the upstream port): bits the BIOS left on other functions
+	 * stay. "clear" (pcie_aspm_clear_link()) looks at every register.
+	 */
+	if (!clear && l->aspm_enabled == state)
+		return 0;
 	l1ss_target = state_to_l1ss(state);
+	/* Linux touches L1SS only where the link is L1SS capable, and then
+	 * only on function 0 (pcie_config_aspm_l1ss()); "clear" clears the
+	 * enables of every function that has the capability */
 	if (t->fn[up].l1ss && (t->fn[up].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
 		l1ss_change = true;
 	for_each_down(t, l, j)
-		if (t->fn[j].l1ss && (t->fn[j].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
+		if (L1SS_FN(l, j, clear) && t->fn[j].l1ss &&
+		    (t->fn[j].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
 			l1ss_change = true;
+	if (!clear && !(l->aspm_capable & ASPM_STATE_L1SS))
+		l1ss_change = false;
 	if (t->fn[up].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
 		l1_on = true;
 	for_each_down(t, l, j)
@@ -268,7 +285,9 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 					   PCI_EXP_LNKCTL_ASPMC, up_bits);
 		if (l1ss_change) {
 			for_each_down(t, l, j)
-				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
+				if (L1SS_FN(l, j, clear))
+					rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
+								 l1ss_target);
 			rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
 		}
 		return rc;
@@ -287,13 +306,15 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		uint32_t keep_only = l1ss_target;
 
 		for_each_down(t, l, j)
-			rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
-						 t->fn[j].l1ss_ctl1 & keep_only & 0xf);
+			if (L1SS_FN(l, j, clear))
+				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
+							 t->fn[j].l1ss_ctl1 & keep_only & 0xf);
 		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS,
 					 t->fn[up].l1ss_ctl1 & keep_only & 0xf);
 		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
 		for_each_down(t, l, j)
-			rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
+			if (L1SS_FN(l, j, clear))
+				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
 	}
 	/* enabling L1: upstream port first */
 	rc = rc ? rc : set_lnkctl(p, t, up, li, STEP_ASPM_UP, PCI_EXP_LNKCTL_ASPMC, up_bits);
@@ -470,8 +491,12 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 		if (act == ASPM_NOTOUCH)
 			continue;	/* not one config write */
 		if (!rc)
-			rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN);
-		if (!rc)
+			rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN,
+					 act == ASPM_CLEAR);
+		/* pcie_set_clkpm(): nothing when the link's Clock PM state
+		 * (every function capable and enabled) is already the target;
+		 * "clear" clears CLKREQ# wherever it is set */
+		if (!rc && (act == ASPM_CLEAR || clk != l->clkpm_enabled))
 			rc = config_clkpm(p, t, (int)li, clk);
 		/* software's view from now on, as Linux's link->aspm_enabled */
 		l->aspm_enabled = target;
@@ -513,7 +538,7 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 				   aspm_action_name(act));
 		return 0;
 	}
-	rc = config_link(p, t, li, 0, STEP_TEARDOWN);
+	rc = config_link(p, t, li, 0, STEP_TEARDOWN, act == ASPM_CLEAR);
 	l->aspm_enabled = 0;
 	l->removed = true;
 	parent = l->parent;
@@ -524,7 +549,8 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 		for (int pl = parent; pl >= 0 && !rc; pl = t->link[pl].parent) {
 			uint8_t target = link_target(&t->link[pl], act);
 
-			rc = config_link(p, t, pl, target, STEP_TEARDOWN);
+			rc = config_link(p, t, pl, target, STEP_TEARDOWN,
+					 act == ASPM_CLEAR);
 			t->link[pl].aspm_enabled = target;
 		}
 	}

@@ -1086,6 +1086,103 @@ static void test_keep_leaves_bios_state(void **state)
 	pfx_free(p);
 }
 
+/* ================================================================
+ * Found by the register-level cross-check against Linux 6.1's aspm.c
+ * (docs/xcheck.md): what pcie_config_aspm_link() and pcie_set_clkpm()
+ * leave alone.
+ * ================================================================ */
+
+/*
+ * The BIOS left function 1 of a device without L1 and without CLKREQ#,
+ * function 0 with both. Linux reads the link's state from function 0 and
+ * the port (L1 enabled) and counts Clock PM as enabled only when every
+ * function has it (off): keep asks for exactly that, so nothing is
+ * written and the per-function bits stay as they are.
+ */
+static void test_keep_leaves_per_function_bits(void **state)
+{
+	struct pfx *p = pfx_new();
+	struct sim *s = p->sim;
+
+	(void)state;
+	sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
+	sim_set_multi(sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ));
+	sim_endpoint(s, 1, 0, 1, DC_ANY, LC_P, LK_CCC);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
+	assert_no_writes(p);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC | LK_L1 | LK_CLKREQ);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 1), LK_CCC);
+	assert_record(p, "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=keep target=L1 clkpm=off l1ss=none reason=bios-off");
+	pfx_free(p);
+
+	/* the same with Clock PM on function 0 of a link that is not Clock
+	 * PM capable (function 1 lacks it): CLKREQ# stays */
+	p = pfx_new();
+	s = p->sim;
+	sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC);
+	sim_set_multi(sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_CLKREQ));
+	sim_endpoint(s, 1, 0, 1, DC_ANY, LC5, LK_CCC);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
+	assert_no_writes(p);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC | LK_CLKREQ);
+	pfx_free(p);
+}
+
+/*
+ * force on a multi-function device whose two functions both carry the L1
+ * PM Substates capability (out of spec: PCIe r5.0 7.8.3 allows it in
+ * function 0 only), BIOS substates on: as pcie_config_aspm_l1ss(), only
+ * function 0 and the port get L1SS writes; "clear" clears them all.
+ */
+static void test_l1ss_function0_only(void **state)
+{
+	const uint16_t on = LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ;
+	struct pfx *p;
+	struct sim_fn *x;
+
+	(void)state;
+	for (int clear = 0; clear < 2; clear++) {
+		struct sim *s;
+
+		p = pfx_new();
+		s = p->sim;
+		x = sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
+		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+		x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+		sim_set_multi(x);
+		sim_add_ltr(x);
+		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+		x = sim_endpoint(s, 1, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+		assert_int_equal(fx_enum(p->fx), 0);
+		if (!clear) {
+			assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_FORCE)), 0);
+			assert_log_writes(p, 0,
+				XLC(1, 0, 0, LK_CCC | LK_CLKREQ),	/* L1 off */
+				XLC(1, 0, 1, LK_CCC | LK_CLKREQ),
+				XLC(0, 1, 0, LK_CCC),
+				XSS(1, 0, 0, L1SS_TIMING),		/* function 0 */
+				XSS(0, 1, 0, L1SS_TIMING),
+				XLC(0, 1, 0, LK_CCC | LK_L0S | LK_L1),
+				XLC(1, 0, 0, on), XLC(1, 0, 1, on));
+			assert_int_equal(pfx_l1ss_ctl1(p, 1, 0, 1), L1SS_TIMING | L1SS_ON);
+		} else {
+			assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_CLEAR)), 0);
+			assert_log_writes(p, 0,
+				XLC(1, 0, 0, LK_CCC | LK_CLKREQ),
+				XLC(1, 0, 1, LK_CCC | LK_CLKREQ),
+				XLC(0, 1, 0, LK_CCC),
+				XSS(1, 0, 0, L1SS_TIMING),
+				XSS(1, 0, 1, L1SS_TIMING),		/* every function */
+				XSS(0, 1, 0, L1SS_TIMING),
+				XLC(1, 0, 0, LK_CCC), XLC(1, 0, 1, LK_CCC));
+		}
+		pfx_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1114,6 +1211,8 @@ int main(void)
 		cmocka_unit_test(test_plan_matches_apply),
 		cmocka_unit_test(test_force_turns_l1ss_off_with_l1_off),
 		cmocka_unit_test(test_keep_leaves_bios_state),
+		cmocka_unit_test(test_keep_leaves_per_function_bits),
+		cmocka_unit_test(test_l1ss_function0_only),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Register-level cross-check of the app's ASPM engine against Linux's own
+# drivers/pci/pcie/aspm.c (make xcheck; linux/simmod/README.md):
+#   1. tests/xcheck/xcheck writes every scenario (NAME.sim) and the app's
+#      result on the host simulator (NAME.app),
+#   2. aspmsim.ko is built against the patched and the unpatched kernel
+#      (external module, in OUT, never in the source tree),
+#   3. an initramfs per kernel: the test initramfs plus the module and the
+#      scenarios,
+#   4. linux/simmod/xcheck.py boots each kernel once per group of scenarios
+#      and compares (ok/FAIL lines).
+# The kernels must be built (make kernel); unless --no-build, `make kernel`
+# runs first (a no-op when they are up to date).
+#
+# Usage: linux/simmod/xcheck.sh --tool PROG [--out DIR] [--results DIR]
+#                               [--only NAME,...] [--groups G,...]
+#                               [--kernels patched,unpatched] [--no-build]
+#   --tool PROG    the host tool (make builds build/xcheck/xcheck)
+#   --out DIR      default build/xcheck
+#   --results DIR  where xcheck.count goes (default build/results)
+# Writes "xcheck P F" to RESULTS/xcheck.count, prints "P passed, F failed".
+
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+LINUX_DIR=$(cd "$HERE/.." && pwd)
+REPO=$(cd "$LINUX_DIR/.." && pwd)
+tool=""
+out=$REPO/build/xcheck
+results=$REPO/build/results
+only=""
+groups=""
+kernels=patched,unpatched
+build=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tool) tool=$2; shift ;;
+	--out) out=$2; shift ;;
+	--results) results=$2; shift ;;
+	--only) only=$2; shift ;;
+	--groups) groups=$2; shift ;;
+	--kernels) kernels=$2; shift ;;
+	--no-build) build=0 ;;
+	-h | --help) sed -n '4,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$0"; exit 0 ;;
+	*) echo "xcheck.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$tool" ] || { echo "xcheck.sh: --tool PROG is required" >&2; exit 2; }
+mkdir -p "$out" "$results"
+out=$(cd "$out" && pwd)
+results=$(cd "$results" && pwd)
+t0=$(date +%s)
+passed=0
+failed=0
+step() {
+	# step NAME COMMAND...: a build step, counted, log in OUT/NAME.log
+	name=$1
+	shift
+	if "$@" >"$out/$name.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok   $name"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name (log: $out/$name.log)"
+		tail -n 15 "$out/$name.log" | sed 's/^/     /'
+		return 1
+	fi
+}
+finish() {
+	echo "xcheck $passed $failed" >"$results/xcheck.count"
+	echo "# xcheck: $(($(date +%s) - t0))s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit $?
+}
+
+if [ "$build" = 1 ]; then
+	step make-kernel make -C "$REPO" --no-print-directory kernel || finish
+fi
+eval "$("$LINUX_DIR/kernel-env.sh")" || { failed=$((failed + 1)); finish; }
+
+sdir=$out/scenarios
+rm -rf "$sdir"
+mkdir -p "$sdir"
+step scenarios "$tool" "$sdir" || finish
+
+for v in patched unpatched; do
+	case $v in
+	patched) kb=$KERNEL_BUILD_PATCHED ;;
+	*) kb=$KERNEL_BUILD_UNPATCHED ;;
+	esac
+	m=$out/module-$v
+	stage=$out/stage-$v
+	rm -rf "$m" "$stage"
+	mkdir -p "$m" "$stage/lib/modules" "$stage/xcheck"
+	cp "$HERE/Kbuild" "$HERE/aspmsim.c" "$m/"
+	step "module-$v" make -C "$kb" M="$m" -j2 modules || finish
+	cp "$m/aspmsim.ko" "$stage/lib/modules/"
+	cp "$sdir"/*.sim "$stage/xcheck/"
+	step "initramfs-$v" "$LINUX_DIR/build-initramfs.sh" --out "$out/initramfs-$v.cpio.gz" \
+		--gen-init-cpio "$kb/usr/gen_init_cpio" --add "$stage" || finish
+done
+
+python3 "$HERE/xcheck.py" --scenarios "$sdir" --out "$out/boots" \
+	--initrd-patched "$out/initramfs-patched.cpio.gz" \
+	--initrd-unpatched "$out/initramfs-unpatched.cpio.gz" \
+	--kernels "$kernels" ${only:+--only "$only"} ${groups:+--groups "$groups"} \
+	>"$out/checks.txt" 2>"$out/checks.err"
+rc=$?
+cat "$out/checks.txt"
+p=$(grep -c '^ok ' "$out/checks.txt")
+f=$(grep -c '^FAIL ' "$out/checks.txt")
+if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+	f=1
+	echo "FAIL xcheck.py exited with $rc:"
+	tail -n 20 "$out/checks.err"
+fi
+passed=$((passed + p))
+failed=$((failed + f))
+finish

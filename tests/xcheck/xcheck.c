@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Register-level cross-check, host side: every scenario is built once with
+ * the config-space simulator's builders (tests/sim), then
+ *   - exported as NAME.sim (format "aspmsim 1", linux/simmod/README.md):
+ *     config bytes, read-write and write-1-to-clear masks of every
+ *     function, which linux/simmod/aspmsim.ko loads into a PCI domain of
+ *     its own inside the guest kernel, and
+ *   - run through the app's engine (enumerate, aspm_run() apply, and for
+ *     removal scenarios aspm_plan_remove() + aspm_apply(), exactly what
+ *     "aspmctl remove BDF --apply" does), writing NAME.app: the initial
+ *     (BIOS) and final Link Control / L1 PM Substates Control registers
+ *     and every config write in order.
+ * index.tsv lists the scenarios, the kernel group (command line) each
+ * runs under and the expected outcome per kernel.
+ *
+ * Usage: xcheck OUTDIR     (writes OUTDIR/NAME.sim, NAME.app, index.tsv)
+ *        xcheck --list
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../sim/build.h"
+#include "../../pcie/run.h"
+#include "../../pcie/topo.h"
+#include "../../lib/err.h"
+#include "../../lib/log.h"
+#include "../../lib/util.h"
+
+#define LK_L0S		PCI_EXP_LNKCTL_ASPM_L0S
+#define LK_L1		PCI_EXP_LNKCTL_ASPM_L1
+#define LK_CCC		PCI_EXP_LNKCTL_CCC
+#define LK_CLKREQ	PCI_EXP_LNKCTL_CLKREQ_EN
+#define DC_ANY		SIM_DEVCAP(7, 7, 1)	/* no latency limit, RBER */
+#define L1SS_CAP_ALL	(PCI_L1SS_CAP_L1_PM_SS | PCI_L1SS_CAP_ASPM_L1_1 | \
+			 PCI_L1SS_CAP_ASPM_L1_2 | PCI_L1SS_CAP_PCIPM_L1_1 | \
+			 PCI_L1SS_CAP_PCIPM_L1_2)
+#define L1SS_ON		PCI_L1SS_CTL1_L1SS_MASK
+#define L1SS_TIMING	0x00040a00u
+#define LC_P		SIM_LNKCAP(3, 1, 1, 1)	/* L0s 128 ns, L1 2 us, Clock PM */
+#define LC_NOCLK	SIM_LNKCAP(3, 1, 1, 0)
+#define LC_L1		SIM_LNKCAP(2, 0, 0, 0)	/* L1 only, 1 us */
+
+#define MAX_FN		64
+#define MAX_LINK	32
+#define MAX_W		512
+
+/* ---------------------------------------------------------- platforms */
+
+#define DEVCAP2_LTR	0x00000800u	/* LTR Mechanism Supported (PCIe r5.0 7.5.3.15) */
+
+/* LTR as Linux sees it (pci_configure_ltr(): Device Capabilities 2 on
+ * every function of the path); the app looks for the LTR extended
+ * capability of the downstream function (docs/xcheck.md). */
+static void ltr_port(struct sim_fn *f)
+{
+	sim_poke(f, f->pcie + PCI_EXP_DEVCAP2, 4,
+		 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | DEVCAP2_LTR);
+}
+
+static void add_ltr(struct sim_fn *f)
+{
+	sim_add_ltr(f);
+	ltr_port(f);
+}
+
+/* The "FADT says no ASPM" platform of tests/unit/test_policy.c: BIOS L1 +
+ * CLKREQ# + all four L1 PM Substates on 00:1c.0-01:00.0, L1 on the
+ * switch's link, L0s + L1 + CLKREQ# on a multi-function endpoint. */
+static void build_fadt(struct sim *s)
+{
+	struct sim_fn *x;
+
+	sim_host_bridge(s, 0);
+	x = sim_root_port(s, 0, 0x1c, 0, 1, 1, LC_P, LK_CCC | LK_L1);
+	sim_set_multi(x);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	ltr_port(x);
+	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+	add_ltr(x);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	sim_root_port(s, 0, 0x1c, 1, 2, 4, LC_P, LK_CCC | LK_L1);
+	sim_switch_up(s, 2, 3, 4, LC_P, LK_CCC | LK_L1);
+	sim_switch_down(s, 3, 0, 4, 4, LC_P, LK_CCC | LK_L0S | LK_L1);
+	x = sim_endpoint(s, 4, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
+	sim_set_multi(x);
+	sim_endpoint(s, 4, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
+	sim_root_port(s, 0, 0x1c, 2, 5, 5, LC_P, LK_CCC);
+	sim_endpoint(s, 5, 0, 0, DC_ANY, LC_P, LK_CCC);
+}
+
+/* A multi-function endpoint whose two functions both carry the L1 PM
+ * Substates capability, everything enabled by the BIOS. */
+static void build_l1ss_mf(struct sim *s)
+{
+	struct sim_fn *x;
+
+	x = sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	ltr_port(x);
+	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+	sim_set_multi(x);
+	add_ltr(x);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	x = sim_endpoint(s, 1, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+}
+
+/* ASPM L1.1 + L1.2 enabled by the BIOS at both ends of a link without LTR
+ * (tests/unit/test_policy.c test_l1_2_needs_ltr): L1.2 needs LTR on the
+ * path, so keep (bios & capable) drops it. */
+static void build_l1_2_no_ltr(struct sim *s)
+{
+	const uint32_t both = PCI_L1SS_CTL1_ASPM_L1_1 | PCI_L1SS_CTL1_ASPM_L1_2;
+	struct sim_fn *x;
+
+	x = sim_root_port(s, 0, 1, 0, 1, 1, LC_NOCLK, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | both);
+	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_NOCLK, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | both);
+}
+
+/* What the BIOS left inconsistent between the functions of a device: L1
+ * on function 0 (and the Root Port), not on function 1; CLKREQ# on
+ * function 0 only. Linux's keep leaves it: the link's state is read from
+ * function 0 and the port, and Clock PM counts as enabled only when every
+ * function has it. */
+static void build_mf_inconsistent(struct sim *s)
+{
+	sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
+	sim_set_multi(sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ));
+	sim_endpoint(s, 1, 0, 1, DC_ANY, LC_P, LK_CCC);
+}
+
+/* Two switches in a row (tests/unit/test_policy.c scenario 4), the
+ * endpoint's acceptable L1 latency 2 us: L1 fits the two deeper links,
+ * not the Root Port's (1 us + 2 switches). */
+static void build_chain_top(struct sim *s)
+{
+	sim_root_port(s, 0, 1, 0, 1, 5, SIM_LNKCAP(3, 1, 0, 0), LK_CCC);
+	sim_switch_up(s, 1, 2, 5, SIM_LNKCAP(3, 1, 0, 0), LK_CCC);
+	sim_switch_down(s, 2, 0, 3, 5, SIM_LNKCAP(3, 2, 0, 0), LK_CCC);
+	sim_switch_up(s, 3, 4, 5, SIM_LNKCAP(3, 3, 0, 0), LK_CCC);
+	sim_switch_down(s, 4, 0, 5, 5, SIM_LNKCAP(3, 3, 1, 0), LK_CCC);
+	sim_endpoint(s, 5, 0, 0, SIM_DEVCAP(2, 1, 1), SIM_LNKCAP(3, 2, 1, 0), LK_CCC);
+}
+
+/* The same chain with a slow last link (L1 exit 8 us at both ends of
+ * 04:00.0-05:00.0) and an acceptable L1 latency of 4 us: L1 is allowed on
+ * the upper links (1 us + 1 us, 1 us + 2 us) and not on the deepest one;
+ * Common Clock clear at first (Slot Clock everywhere): set and retrained. */
+static void build_chain_deep(struct sim *s)
+{
+	sim_root_port(s, 0, 1, 0, 1, 5, SIM_LNKCAP(3, 1, 0, 0), 0);
+	sim_switch_up(s, 1, 2, 5, SIM_LNKCAP(3, 1, 0, 0), 0);
+	sim_switch_down(s, 2, 0, 3, 5, SIM_LNKCAP(3, 1, 0, 0), LK_CCC);
+	sim_switch_up(s, 3, 4, 5, SIM_LNKCAP(3, 1, 0, 0), LK_CCC);
+	sim_switch_down(s, 4, 0, 5, 5, SIM_LNKCAP(3, 1, 3, 0), LK_CCC | LK_L1);
+	sim_endpoint(s, 5, 0, 0, SIM_DEVCAP(7, 2, 1), SIM_LNKCAP(3, 1, 3, 0),
+		     LK_CCC | LK_L1);
+}
+
+/* A non-PCIe function next to a PCIe endpoint; a pre-1.1 endpoint (no
+ * Role-Based Error Reporting). BIOS L1 on both links. */
+static void build_sanity(struct sim *s)
+{
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 1, 0, 1, 1, LC_NOCLK, LK_L1);
+	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_NOCLK, LK_L1);
+	sim_set_multi(x);
+	sim_pci_device(s, 1, 0, 1);
+	sim_root_port(s, 0, 2, 0, 2, 2, LC_NOCLK, LK_L1);
+	sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), LC_NOCLK, LK_L1);
+}
+
+/* Multi-function endpoints, mixed Clock PM capability: 01:00.1 has no
+ * Clock PM, both functions of 02:00 have it. bios: CLKREQ# as the BIOS
+ * left it on the Clock PM capable functions. */
+static void build_clkpm(struct sim *s, uint16_t bios)
+{
+	sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC);
+	sim_set_multi(sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | bios));
+	sim_endpoint(s, 1, 0, 1, DC_ANY, LC_NOCLK, LK_CCC);
+	sim_root_port(s, 0, 2, 0, 2, 2, LC_P, LK_CCC);
+	sim_set_multi(sim_endpoint(s, 2, 0, 0, DC_ANY, LC_P, LK_CCC | bios));
+	sim_endpoint(s, 2, 0, 1, DC_ANY, LC_P, LK_CCC | bios);
+}
+
+static void build_clkpm_off(struct sim *s)
+{
+	build_clkpm(s, 0);
+}
+
+static void build_clkpm_on(struct sim *s)
+{
+	build_clkpm(s, LK_CLKREQ);
+}
+
+/* Teardown (tests/unit/test_policy.c scenario 7): EP_A 03:00.0 accepts
+ * 1 us of L1 exit latency, so the root link gets no L1 while it is
+ * there; removing it lets the root link take L1. bios_a: BIOS state of
+ * EP_A's link. */
+static void build_teardown(struct sim *s, uint16_t bios_a)
+{
+	sim_root_port(s, 0, 1, 0, 1, 4, LC_L1, LK_CCC);
+	sim_switch_up(s, 1, 2, 4, LC_L1, LK_CCC);
+	sim_switch_down(s, 2, 0, 3, 3, LC_L1, LK_CCC | bios_a);
+	sim_switch_down(s, 2, 1, 4, 4, LC_L1, LK_CCC);
+	sim_endpoint(s, 3, 0, 0, SIM_DEVCAP(7, 0, 1), LC_L1, LK_CCC | bios_a);
+	sim_endpoint(s, 4, 0, 0, DC_ANY, LC_L1, LK_CCC);
+}
+
+static void build_teardown_off(struct sim *s)
+{
+	build_teardown(s, 0);
+}
+
+static void build_teardown_bios_l1(struct sim *s)
+{
+	build_teardown(s, LK_L1);
+}
+
+/* Common Clock Configuration (tests/unit/test_policy.c scenario 9). */
+static void build_ccc(struct sim *s)
+{
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_L1);
+	sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_L1 | LK_CLKREQ);
+	sim_root_port(s, 0, 2, 0, 2, 2, LC_P, LK_CCC | LK_L0S);
+	sim_endpoint(s, 2, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L0S);
+	sim_root_port(s, 0, 3, 0, 3, 3, LC_P, 0);
+	x = sim_endpoint(s, 3, 0, 0, DC_ANY, LC_P, 0);
+	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
+	x = sim_root_port(s, 0, 4, 0, 4, 4, LC_P, LK_CCC);
+	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
+	sim_endpoint(s, 4, 0, 0, DC_ANY, LC_P, LK_CCC);
+}
+
+/* ---------------------------------------------------------- scenarios */
+
+/*
+ * group: the kernel command line the scenario runs under (index.tsv;
+ * linux/simmod/xcheck.py maps it to kernel parameters):
+ *   fadt   FADT "no ASPM" bit + pcie_aspm.fadt=clear   app: FADT bit, fadt-mode clear
+ *   force  pcie_aspm=force pcie_aspm.policy=powersave  app: --policy force
+ *   clear  pcie_aspm=clear                              app: --policy clear
+ *   keep   (nothing)                                    app: auto, FADT clear, _OSC granted
+ * expected outcome per kernel (checked by linux/simmod/xcheck.py):
+ *   app      final registers and the order of effective writes equal the app's
+ *   patched  equal to what the patched kernel did (unpatched kernel)
+ *   bios     every ASPM, CLKREQ# and L1 PM Substates enable as the BIOS left it
+ *   div:ID   a documented divergence (docs/xcheck.md), checked as described there
+ */
+struct scenario {
+	const char *name;
+	const char *group;
+	void (*build)(struct sim *s);
+	const char *remove;	/* "BB:DD.F" or NULL */
+	const char *patched;
+	const char *unpatched;
+	const char *what;
+};
+
+static const struct scenario scenarios[] = {
+	{ "fadt-clear", "fadt", build_fadt, NULL, "app", "bios",
+	  "BIOS L1, Clock PM, L1 PM Substates; FADT no-ASPM, fadt=clear (2.6.37)" },
+	{ "l1ss-mf-clear", "fadt", build_l1ss_mf, NULL, "app", "bios",
+	  "L1SS on both functions of a multi-function endpoint, cleared" },
+	{ "override-clear", "clear", build_fadt, NULL, "app", "bios",
+	  "the same platform under pcie_aspm=clear (unknown to the unpatched kernel)" },
+	{ "chain-top-force", "force", build_chain_top, NULL, "app", "patched",
+	  "force on two switches: L1 on the deeper links, not the root link" },
+	{ "chain-deep-force", "force", build_chain_deep, NULL, "app", "patched",
+	  "force on two switches: L1 on the upper links, not the deepest one" },
+	{ "sanity-force", "force", build_sanity, NULL, "app", "patched",
+	  "non-PCIe function on a link; pre-1.1 endpoint, forced" },
+	{ "clkpm-force", "force", build_clkpm_off, NULL, "app", "patched",
+	  "multi-function endpoints with mixed Clock PM, forced" },
+	{ "l1ss-mf-force", "force", build_l1ss_mf, NULL, "div:l1ss-order-timing", "patched",
+	  "BIOS L1SS on both functions, force turns it off on function 0" },
+	{ "teardown-force", "force", build_teardown_off, "03:00.0", "app", "patched",
+	  "sysfs remove; latency recheck gives the root link L1" },
+	{ "teardown-switch-force", "force", build_teardown_off, "01:00.0", "app", "patched",
+	  "sysfs remove of a switch: children first, depth first, the switch last" },
+	{ "teardown-l1ss-force", "force", build_fadt, "01:00.0", "div:l1ss-order-timing", "patched",
+	  "sysfs remove of an endpoint whose link had BIOS L1 PM Substates" },
+	{ "sanity-keep", "keep", build_sanity, NULL, "app", "patched",
+	  "non-PCIe function on a link; pre-1.1 endpoint, not forced" },
+	{ "clkpm-keep", "keep", build_clkpm_on, NULL, "app", "patched",
+	  "BIOS CLKREQ# on a link with a function without Clock PM" },
+	{ "mf-inconsistent-keep", "keep", build_mf_inconsistent, NULL, "app", "patched",
+	  "BIOS L1 and CLKREQ# on function 0 only: kept as they are" },
+	{ "l1ss-keep", "keep", build_fadt, NULL, "div:l1ss-timing", "patched",
+	  "the FADT platform without the FADT bit: BIOS L1SS kept" },
+	{ "l1-2-no-ltr-keep", "keep", build_l1_2_no_ltr, NULL, "div:l1ss-order-timing", "patched",
+	  "BIOS ASPM L1.2 without LTR: dropped, L1.1 kept" },
+	{ "teardown-l1ss-keep", "keep", build_fadt, "01:00.0", "div:teardown-l1ss", "patched",
+	  "sysfs remove of an endpoint with BIOS L1 PM Substates on its link" },
+	{ "ccc-keep", "keep", build_ccc, NULL, "app", "patched",
+	  "Common Clock Configuration set/cleared and retrained" },
+	{ "teardown-keep", "keep", build_teardown_bios_l1, "03:00.0", "app", "patched",
+	  "sysfs remove of an endpoint whose link had BIOS L1" },
+};
+
+static struct aspm_inputs group_inputs(const char *group)
+{
+	struct aspm_inputs in = { .fadt_no_aspm = false, .osc_granted = true,
+				  .override = OVR_NONE,
+				  .fadt_mode = FADT_MODE_NOTOUCH };
+
+	if (!strcmp(group, "fadt")) {
+		in.fadt_no_aspm = true;
+		in.fadt_mode = FADT_MODE_CLEAR;
+	} else if (!strcmp(group, "force")) {
+		in.override = OVR_FORCE;
+	} else if (!strcmp(group, "clear")) {
+		in.override = OVR_CLEAR;
+	}
+	return in;
+}
+
+/*
+ * Firmware leaves the I/O and memory windows of a bridge with nothing to
+ * forward disabled (base above limit, PCI-to-PCI Bridge r1.2 sec 3.2.5);
+ * the builders leave them zero, which Linux reads as a 4 KiB I/O window
+ * and a 1 MiB memory window it cannot claim, so pci_enable_device() of
+ * the bridge would fail. The app never reads these registers.
+ */
+static void close_windows(struct sim *s)
+{
+	for (unsigned i = 0; i < s->nfn; i++) {
+		struct sim_fn *f = s->fn[i];
+
+		if ((f->cfg[PCI_HEADER_TYPE] & 0x7f) != PCI_HEADER_TYPE_BRIDGE)
+			continue;
+		sim_poke(f, 0x1c, 2, 0x00f0);		/* I/O base > limit */
+		sim_poke(f, 0x20, 4, 0x0000fff0);	/* memory */
+		sim_poke(f, 0x24, 4, 0x0000fff0);	/* prefetchable memory */
+	}
+}
+
+/* ---------------------------------------------------------- export */
+
+static int export_sim(const struct sim *s, const char *name, const char *remove,
+		      FILE *o)
+{
+	fprintf(o, "aspmsim 1\n# generated by tests/xcheck/xcheck from tests/sim; see linux/simmod/README.md\n");
+	fprintf(o, "name %s\n", name);
+	for (unsigned i = 0; i < s->nfn; i++) {
+		const struct sim_fn *f = s->fn[i];
+
+		if (f->addr.seg != 0 || f->alias_all || f->crs_reads || f->vanish_after ||
+		    f->retrain_reads) {
+			fprintf(stderr, "xcheck: %s: behaviours beyond masks cannot be exported\n",
+				name);
+			return -1;
+		}
+		fprintf(o, "fn %02x:%02x.%x\n", f->addr.bus, PCI_SLOT(f->addr.devfn),
+			PCI_FUNC(f->addr.devfn));
+		for (unsigned r = 0; r < 4096; r += 16) {
+			bool any = false;
+
+			for (unsigned k = 0; k < 16; k++)
+				any |= f->cfg[r + k] || f->rw[r + k] || f->w1c[r + k];
+			if (!any)
+				continue;
+			fprintf(o, "r %03x ", r);
+			for (unsigned k = 0; k < 16; k++)
+				fprintf(o, "%02x", f->cfg[r + k]);
+			fputc(' ', o);
+			for (unsigned k = 0; k < 16; k++)
+				fprintf(o, "%02x", f->rw[r + k]);
+			fputc(' ', o);
+			for (unsigned k = 0; k < 16; k++)
+				fprintf(o, "%02x", f->w1c[r + k]);
+			fputc('\n', o);
+		}
+	}
+	if (remove)
+		fprintf(o, "remove %s\n", remove);
+	fprintf(o, "end\n");
+	return 0;
+}
+
+static void print_regs(const struct sim *s, const char *kw, FILE *o)
+{
+	for (unsigned i = 0; i < s->nfn; i++) {
+		struct sim_fn *f = s->fn[i];
+		char b[16];
+
+		if (!f->pcie)
+			continue;
+		fprintf(o, "%s %s lnkctl@0x%x=0x%04x", kw, pci_addr_str(f->addr, b),
+			f->pcie + PCI_EXP_LNKCTL, sim_peek(f, f->pcie + PCI_EXP_LNKCTL, 2));
+		if (f->l1ss)
+			fprintf(o, " l1ss@0x%x=0x%08x", f->l1ss + PCI_L1SS_CTL1,
+				sim_peek(f, f->l1ss + PCI_L1SS_CTL1, 4));
+		fputc('\n', o);
+	}
+}
+
+static void print_log(const struct sim *s, unsigned from, unsigned to, FILE *o)
+{
+	for (unsigned i = from; i < to; i++) {
+		const struct sim_write *w = &s->log[i];
+		char b[16];
+
+		fprintf(o, "w %s off=0x%03x width=%u val=0x%08x before=0x%08x after=0x%08x\n",
+			pci_addr_str(w->a, b), w->off, w->width, w->val, w->before, w->after);
+	}
+}
+
+/* ---------------------------------------------------------- the app */
+
+struct machine {
+	struct sim *sim;
+	struct pci_cfg cfg;
+	struct mcfg_region region;
+	struct pcie_fn fn[MAX_FN];
+	struct pcie_link link[MAX_LINK];
+	struct pcie_topo topo;
+	struct aspm_write w[MAX_W];
+	struct aspm_link_plan lp[MAX_LINK];
+	char text[64 * 1024];
+};
+
+static int run_app(const struct scenario *sc, struct machine *m, FILE *o)
+{
+	struct out out;
+	struct out_buf ob;
+	struct aspm_run r;
+	unsigned boot_writes;
+	int rc;
+
+	pci_cfg_init(&m->cfg, &sim_cfg_ops, m->sim);
+	m->region = (struct mcfg_region){ .base = 0xb0000000, .segment = 0,
+					  .start_bus = 0, .end_bus = 0xff };
+	m->topo.fn = m->fn;
+	m->topo.cap_fn = MAX_FN;
+	m->topo.link = m->link;
+	m->topo.cap_link = MAX_LINK;
+	rc = pcie_enumerate(&m->cfg, &m->region, 1, NULL, &m->topo);
+	if (rc || m->topo.truncated || m->topo.problems) {
+		fprintf(stderr, "xcheck: %s: enumeration failed (%d)\n", sc->name, rc);
+		return -1;
+	}
+	out_buf_init(&out, &ob, m->text, sizeof(m->text));
+	memset(&r, 0, sizeof(r));
+	r.cmd = CMD_APPLY;
+	r.in = group_inputs(sc->group);
+	r.fadt_valid = true;
+	r.topo = &m->topo;
+	r.plan.w = m->w;
+	r.plan.cap = MAX_W;
+	r.lp = m->lp;
+	rc = aspm_run(&m->cfg, &r, &out);
+	boot_writes = m->sim->nlog;
+	print_log(m->sim, 0, boot_writes, o);
+	if (!rc && sc->remove) {
+		struct pci_addr a;
+		unsigned start = r.plan.n;
+		int fn;
+
+		if (pci_addr_parse(sc->remove, &a) || (fn = pcie_find_fn(&m->topo, a)) < 0) {
+			fprintf(stderr, "xcheck: %s: no function %s\n", sc->name, sc->remove);
+			return -1;
+		}
+		/* what aspm_run(CMD_REMOVE, --apply) does after the plan phase */
+		rc = aspm_plan_remove(&m->topo, r.action, fn, &r.plan, &out);
+		if (!rc)
+			rc = aspm_apply(&m->cfg, &m->topo, &r.plan, start, NULL, &r.st);
+		fprintf(o, "mark remove %s\n", sc->remove);
+		print_log(m->sim, boot_writes, m->sim->nlog, o);
+	}
+	if (rc || r.plan.overflow || r.st.errors) {
+		fprintf(stderr, "xcheck: %s: the app's run failed (%d)\n%s", sc->name, rc,
+			m->text);
+		return -1;
+	}
+	print_regs(m->sim, "final", o);
+	for (unsigned i = 0; i < m->topo.nlink; i++) {
+		const struct pcie_link *l = &m->topo.link[i];
+		char b1[16], b2[16], b3[16];
+
+		fprintf(o, "link up=%s down=%s parent=%s\n",
+			pci_addr_str(m->topo.fn[l->up].addr, b1),
+			pci_addr_str(m->topo.fn[l->down].addr, b2),
+			l->parent >= 0 ?
+			pci_addr_str(m->topo.fn[m->topo.link[l->parent].up].addr, b3) : "-");
+	}
+	/* the app's own records, for the reader */
+	for (char *l = m->text; *l;) {
+		char *e = strchr(l, '\n');
+
+		if (e)
+			*e = '\0';
+		if (!strncmp(l, "aspm ", 5))
+			fprintf(o, "record %s\n", l);
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	return 0;
+}
+
+static int write_scenario(const struct scenario *sc, const char *dir)
+{
+	static struct machine m;
+	char path[4096];
+	FILE *o;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.sim = sim_new();
+	if (!m.sim)
+		return -1;
+	sc->build(m.sim);
+	close_windows(m.sim);
+
+	snprintf(path, sizeof(path), "%s/%s.sim", dir, sc->name);
+	o = fopen(path, "w");
+	if (!o) {
+		fprintf(stderr, "xcheck: %s: %s\n", path, strerror(errno));
+		sim_free(m.sim);
+		return -1;
+	}
+	rc = export_sim(m.sim, sc->name, sc->remove, o);
+	rc = fclose(o) ? -1 : rc;
+
+	snprintf(path, sizeof(path), "%s/%s.app", dir, sc->name);
+	o = fopen(path, "w");
+	if (!o) {
+		fprintf(stderr, "xcheck: %s: %s\n", path, strerror(errno));
+		sim_free(m.sim);
+		return -1;
+	}
+	fprintf(o, "app 1\nname %s\ngroup %s\n", sc->name, sc->group);
+	print_regs(m.sim, "bios", o);
+	rc = rc ? rc : run_app(sc, &m, o);
+	rc = fclose(o) ? -1 : rc;
+	sim_free(m.sim);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	FILE *idx;
+	int rc = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (unsigned i = 0; i < ARRAY_SIZE(scenarios); i++)
+			printf("%s\t%s\t%s\n", scenarios[i].name, scenarios[i].group,
+			       scenarios[i].what);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: xcheck OUTDIR | --list\n");
+		return 2;
+	}
+	log_set_sink(&out_null, LOG_ERR);
+	snprintf(path, sizeof(path), "%s/index.tsv", argv[1]);
+	idx = fopen(path, "w");
+	if (!idx) {
+		fprintf(stderr, "xcheck: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fprintf(idx, "# name\tgroup\tremove\tpatched\tunpatched\twhat\n");
+	for (unsigned i = 0; i < ARRAY_SIZE(scenarios); i++) {
+		const struct scenario *sc = &scenarios[i];
+
+		if (write_scenario(sc, argv[1]))
+			rc = 1;
+		fprintf(idx, "%s\t%s\t%s\t%s\t%s\t%s\n", sc->name, sc->group,
+			sc->remove ? sc->remove : "-", sc->patched, sc->unpatched, sc->what);
+	}
+	if (fclose(idx))
+		rc = 1;
+	return rc;
+}
