@@ -121,6 +121,7 @@ include linux/kernel.mk
 include linux/simmod/xcheck.mk
 # the QEMU matrix: app vs patched/unpatched kernel, cell by cell
 include tests/matrix/matrix.mk
+include tests/bench/bench.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -22,6 +22,7 @@ extern const struct mmio_ops efi_mmio_ops;
 /* Calibrated TSC. */
 void efi_time_init(void);
 uint64_t efi_time_ns(void);
+uint64_t efi_time_since_entry_ns(void);
 void efi_delay_us(void *ctx, unsigned us);
 
 /* Root buses of every PCI Root Bridge I/O instance; returns the count. */

@@ -12,10 +12,18 @@
 #include "pci_regs.h"
 #include "../lib/err.h"
 
-int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos)
+/*
+ * Each entry is read as one dword: its ID and next pointer, and the
+ * capability's own first register (for the PCI Express capability, the
+ * PCI Express Capabilities register) come with it, so that the caller
+ * does not read that again (*hdr, when not NULL).
+ */
+int pci_find_cap_hdr(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos,
+		     uint32_t *hdr)
 {
 	uint8_t seen[256 / 32] = { 0 };
-	uint16_t status, ent;
+	uint16_t status;
+	uint32_t ent;
 	uint8_t p;
 	int rc;
 
@@ -36,18 +44,25 @@ int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos)
 		if (seen[p / 32] & (1u << ((p / 4) % 8)))
 			return -AE_LOOP;
 		seen[p / 32] |= (uint8_t)(1u << ((p / 4) % 8));
-		rc = pci_cfg_read16(c, a, p, &ent);
+		rc = pci_cfg_read32(c, a, p, &ent);
 		if (rc)
 			return rc;
-		if (ent == 0xffff)
+		if ((ent & 0xffff) == 0xffff)
 			return -AE_IO;
 		if ((ent & 0xff) == id) {
 			*pos = p;
+			if (hdr)
+				*hdr = ent;
 			return 0;
 		}
 		p = (uint8_t)(ent >> 8) & 0xfc;
 	}
 	return -AE_NOENT;
+}
+
+int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos)
+{
+	return pci_find_cap_hdr(c, a, id, pos, NULL);
 }
 
 int pci_find_ext_caps(struct pci_cfg *c, struct pci_addr a, const uint16_t *ids,

@@ -116,11 +116,12 @@ static void read_pcie_cap(struct scan *s, struct pcie_fn *f)
 {
 	char b[16];
 	uint16_t flags;
-	uint32_t v;
+	uint32_t v, hdr = 0xffffffff;
 	uint8_t pos;
 	int rc;
 
-	rc = pci_find_cap(s->c, f->addr, PCI_CAP_ID_EXP, &pos);
+	/* the entry's dword holds the PCI Express Capabilities register */
+	rc = pci_find_cap_hdr(s->c, f->addr, PCI_CAP_ID_EXP, &pos, &hdr);
 	if (rc == -AE_LOOP) {
 		f->flags |= FN_CAP_LOOP;
 		s->t->problems++;
@@ -134,7 +135,7 @@ static void read_pcie_cap(struct scan *s, struct pcie_fn *f)
 	}
 	if (rc)
 		return;
-	pci_cfg_read16(s->c, f->addr, pos + PCI_EXP_FLAGS, &flags);
+	flags = (uint16_t)(hdr >> 16);
 	if (flags == 0xffff) {
 		f->flags |= FN_GONE;
 		return;

@@ -133,6 +133,8 @@ const char *pcie_type_name(const struct pcie_fn *f);
 /* Capability walks (bounded; -AE_LOOP when a list loops or points into
  * the header, -AE_NOENT when absent). */
 int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos);
+int pci_find_cap_hdr(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos,
+		     uint32_t *hdr);
 int pci_find_ext_cap(struct pci_cfg *c, struct pci_addr a, uint16_t id,
 		     uint16_t *pos);
 /* One walk for several IDs: pos[i] = offset or 0; -AE_NOENT if none. */

@@ -19,7 +19,9 @@ answered with an Enter key press (QMP send-key, PS/2 keyboard).
 Exit status: 0 stop marker seen (or, with --exit-ok, QEMU exited by itself
 with status 0, e.g. guest power-off), 124 TIMEOUT, 3 QEMU exited before the
 marker, 125 QEMU could not be started, 130 interrupted.  OUT/status gets one
-line of key=value facts, including wall times.
+line of key=value facts, including wall times; OUT/serial.times has, for
+each line of serial.log, the seconds since QEMU started when it was read
+(to within the 50 ms poll).
 """
 import argparse
 import json
@@ -126,7 +128,7 @@ def main():
     qmp_on = [[re.compile(r), json.loads(j), False] for r, j in a.qmp_on]
 
     os.chdir(a.out)
-    for f in ('serial.raw', 'qmp.sock', 'qmp-ctl.sock', 'qmp.log'):
+    for f in ('serial.raw', 'serial.times', 'qmp.sock', 'qmp-ctl.sock', 'qmp.log'):
         if os.path.exists(f):
             os.unlink(f)
     t0 = time.monotonic()
@@ -150,6 +152,7 @@ def main():
         time.sleep(0.02)                  # normally created before QMP
     ser = open('serial.raw', 'rb') if os.path.exists('serial.raw') else open(os.devnull, 'rb')
     log = open('serial.log', 'w')
+    times = open('serial.times', 'w')
     pending = b''
     t_app = t_marker = None
     marker = None
@@ -160,10 +163,12 @@ def main():
         nonlocal t_app, t_marker, marker
         log.write(line + '\n')
         log.flush()
+        now = time.monotonic()
+        times.write(f'{now - t0:.3f}\n')
+        times.flush()
         if not a.quiet and marker is None:      # not what follows the marker
             sys.stdout.write(line + '\n')
             sys.stdout.flush()
-        now = time.monotonic()
         if t_app is None and app_re.search(line):
             t_app = now - t0
         if marker is None:
@@ -218,6 +223,7 @@ def main():
     wall = time.monotonic() - t0
     ser.close()
     log.close()
+    times.close()
 
     if result == 'exited' and (marker is not None or
                                (a.exit_ok and qemu.returncode == 0)):
