@@ -388,6 +388,53 @@ static void scan_root(struct scan *s, uint16_t seg, uint8_t bus)
 	scan_bus(s, seg, bus, -1, 0, bus, 0xff);
 }
 
+/*
+ * ASPM L1.2 relies on LTR_L1.2_THRESHOLD, so it needs LTR on the whole path
+ * from the Root Port down to the device (PCIe r5.0 sec 5.5.4, 6.18): Linux's
+ * pci_configure_ltr() sets ltr_path when the function and every bridge above
+ * it up to a Root Port advertise LTR Mechanism Supported in Device
+ * Capabilities 2 (it enables LTR on the way; aspmctl only reads). Read only
+ * where it matters, for functions whose L1 PM Substates offer ASPM L1.2, and
+ * each Device Capabilities 2 at most once.
+ */
+static bool fn_ltr_supported(struct scan *s, struct pcie_fn *f)
+{
+	uint32_t cap2 = 0;
+
+	if (!(f->flags & FN_LTR_READ)) {
+		f->flags |= FN_LTR_READ;
+		if ((f->flags & FN_PCIE) && !(f->flags & (FN_BAD_TYPE | FN_GONE)) &&
+		    f->pcie_vers >= 2 &&
+		    pci_cfg_read32(s->c, f->addr, f->pcie_cap + PCI_EXP_DEVCAP2, &cap2) == 0 &&
+		    cap2 != 0xffffffff && (cap2 & PCI_EXP_DEVCAP2_LTR))
+			f->flags |= FN_LTR_MECH;
+	}
+	return f->flags & FN_LTR_MECH;
+}
+
+static void read_ltr_paths(struct scan *s)
+{
+	struct pcie_topo *t = s->t;
+
+	for (unsigned i = 0; i < t->nfn; i++) {
+		struct pcie_fn *f = &t->fn[i];
+		unsigned steps = 0;
+
+		if (!f->l1ss || !(f->l1ss_cap & PCI_L1SS_CAP_ASPM_L1_2))
+			continue;
+		/* parents come before children in fn[]; steps bounds a bad chain */
+		for (int j = (int)i; j >= 0 && steps++ <= t->nfn; j = t->fn[j].parent) {
+			if (!fn_ltr_supported(s, &t->fn[j]))
+				break;
+			if ((t->fn[j].flags & FN_PCIE) &&
+			    t->fn[j].pcie_type == PCI_EXP_TYPE_ROOT_PORT) {
+				f->flags |= FN_LTR_PATH;
+				break;
+			}
+		}
+	}
+}
+
 int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
 		   const struct pcie_scan_opts *opts, struct pcie_topo *t)
 {
@@ -418,6 +465,7 @@ int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
 			}
 		}
 	}
+	read_ltr_paths(&s);
 	pcie_build_links(t);
 	return t->truncated ? -AE_NOSPC : 0;
 }

@@ -184,8 +184,9 @@ void link_read_state(const struct pcie_topo *t, struct pcie_link *l,
 			uint32_t c = up->l1ss_cap & dn->l1ss_cap;
 			uint32_t e = up->l1ss_ctl1 & dn->l1ss_ctl1;
 
-			/* ASPM L1.2 needs LTR on the path (PCIe r5.0 5.5.4) */
-			if (!dn->ltr)
+			/* ASPM L1.2 needs LTR on the path from the Root Port
+			 * (PCIe r5.0 5.5.4, 6.18; Linux: child->ltr_path) */
+			if (!(dn->flags & FN_LTR_PATH))
 				c &= ~PCI_L1SS_CAP_ASPM_L1_2;
 			if (c & PCI_L1SS_CAP_ASPM_L1_1)
 				l->aspm_support |= ASPM_STATE_L1_1;

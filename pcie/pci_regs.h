@@ -100,6 +100,7 @@
 #define  PCI_EXP_SLTCAP_HPC	0x00000040	/* Hot-Plug Capable */
 #define PCI_EXP_DEVCAP2		0x24
 #define  PCI_EXP_DEVCAP2_ARI	0x00000020	/* ARI Forwarding Supported */
+#define  PCI_EXP_DEVCAP2_LTR	0x00000800	/* LTR Mechanism Supported (PCIe r5.0 7.5.3.15) */
 #define PCI_EXP_DEVCTL2		0x28
 #define  PCI_EXP_DEVCTL2_ARI	0x0020	/* ARI Forwarding Enable */
 

@@ -47,6 +47,9 @@
 #define FN_GONE		(1u << 14)	/* read all-ones after it was found */
 #define FN_REMOVED	(1u << 15)	/* teardown emulation removed it */
 #define FN_ALIAS	(1u << 16)	/* looks like an alias of function 0 */
+#define FN_LTR_PATH	(1u << 17)	/* LTR supported from the Root Port down to it */
+#define FN_LTR_READ	(1u << 18)	/* Device Capabilities 2 read for the LTR path */
+#define FN_LTR_MECH	(1u << 19)	/* ... and it has LTR Mechanism Supported */
 
 struct pcie_fn {
 	struct pci_addr addr;

@@ -287,8 +287,19 @@ uint16_t sim_add_l1ss(struct sim_fn *f, uint32_t cap, uint32_t ctl1)
 	return pos;
 }
 
+/* LTR Mechanism Supported in Device Capabilities 2 (PCIe r5.0 7.5.3.15) */
+void sim_set_ltr_mech(struct sim_fn *f)
+{
+	if (f->pcie)
+		sim_poke(f, f->pcie + PCI_EXP_DEVCAP2, 4,
+			 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | PCI_EXP_DEVCAP2_LTR);
+}
+
+/* the LTR extended capability, and the Device Capabilities 2 bit that
+ * a function with it advertises */
 uint16_t sim_add_ltr(struct sim_fn *f)
 {
+	sim_set_ltr_mech(f);
 	return sim_add_ext_cap(f, PCI_EXT_CAP_ID_LTR, 8);
 }
 

@@ -84,6 +84,8 @@ uint8_t sim_add_pcie(struct sim_fn *f, uint8_t type, uint32_t devcap,
 /* L1 PM Substates capability with its Capabilities and Control 1. */
 uint16_t sim_add_l1ss(struct sim_fn *f, uint32_t cap, uint32_t ctl1);
 uint16_t sim_add_ltr(struct sim_fn *f);
+/* LTR Mechanism Supported only (ports on an LTR path have no LTR capability) */
+void sim_set_ltr_mech(struct sim_fn *f);
 /* Make ASPM Control read-only zero, like QEMU's ports and devices. */
 void sim_ignore_aspm(struct sim_fn *f);
 

@@ -63,6 +63,7 @@ static void build_fadt_platform(struct fx *f, uint16_t ccc_1c1)
 	sim_host_bridge(s, 0);
 	x = sim_root_port(s, 0, 0x1c, 0, 1, 1, LC_P, LK_CCC | LK_L1);
 	sim_set_multi(x);
+	sim_set_ltr_mech(x);	/* LTR on the path: L1.2 allowed */
 	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
 	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
 	sim_add_ltr(x);
@@ -292,6 +293,65 @@ static void test_l1_2_needs_ltr(void **state)
 	assert_int_equal(pfx_l1ss_ctl1(p, 0, 1, 0), L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
 	assert_int_equal(pfx_l1ss_ctl1(p, 1, 0, 0), L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
 	pfx_free(p);
+}
+
+/*
+ * The LTR path (pci_configure_ltr(), PCIe r5.0 sec 6.18): ASPM L1.2 only
+ * when the downstream function and every bridge above it up to the Root
+ * Port advertise LTR Mechanism Supported in Device Capabilities 2. The
+ * link 02:00.0-03:00.0 below a switch offers every substate at both ends;
+ * which function of RP / USP / DSP / EP lacks LTR decides L1.2.
+ */
+static void test_l1_2_ltr_path(void **state)
+{
+	const char *who[] = { "none", "rp", "usp", "dsp", "ep" };
+
+	(void)state;
+	for (unsigned miss = 0; miss < ARRAY_SIZE(who); miss++) {
+		struct pfx *p = pfx_new();
+		struct sim_fn *x[4];
+		struct pcie_link *l;
+
+		x[0] = sim_root_port(p->sim, 0, 1, 0, 1, 3, LC5, LK_CCC);
+		x[1] = sim_switch_up(p->sim, 1, 2, 3, LC5, LK_CCC);
+		x[2] = sim_switch_down(p->sim, 2, 0, 3, 3, LC5, LK_CCC);
+		x[3] = sim_endpoint(p->sim, 3, 0, 0, DC_ANY, LC5, LK_CCC);
+		sim_add_l1ss(x[2], L1SS_CAP_ALL, 0);
+		sim_add_l1ss(x[3], L1SS_CAP_ALL, 0);
+		for (unsigned k = 0; k < 4; k++)
+			if (k + 1 != miss)
+				sim_set_ltr_mech(x[k]);
+		assert_int_equal(fx_enum(p->fx), 0);
+		assert_int_equal(pfx_run(p, CMD_PLAN, pfx_policy(OVR_NONE)), 0);
+		l = fx_link(p->fx, 2, 0, 0);
+		assert_non_null(l);
+		if (miss == 0)
+			assert_true(l->aspm_support & ASPM_STATE_L1_2);
+		else if (l->aspm_support & ASPM_STATE_L1_2)
+			fail_msg("L1.2 allowed although %s lacks LTR", who[miss]);
+		assert_true(l->aspm_support & ASPM_STATE_L1_1);
+		/* the record says it too */
+		assert_lines(p, "aspm link up=0000:02:00.0",
+			     miss ? "aspm link up=0000:02:00.0 down=0000:03:00.0 nfn=1 hops=1 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=none capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=keep target=none clkpm=- l1ss=none reason=bios-off"
+				  : "aspm link up=0000:02:00.0 down=0000:03:00.0 nfn=1 hops=1 support=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm bios=none capable=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm action=keep target=none clkpm=- l1ss=none reason=bios-off");
+		pfx_free(p);
+	}
+}
+
+/* Without any L1.2-capable function, Device Capabilities 2 is never read
+ * for the LTR path (the bench's minimum counts on it). */
+static void test_ltr_path_reads_only_for_l1_2(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	sim_root_port(f->sim, 0, 1, 0, 1, 1, LC5, LK_CCC);
+	sim_add_l1ss(sim_endpoint(f->sim, 1, 0, 0, DC_ANY, LC5, LK_CCC),
+		     PCI_L1SS_CAP_L1_PM_SS | PCI_L1SS_CAP_ASPM_L1_1, 0);
+	assert_int_equal(fx_enum(f), 0);
+	for (unsigned i = 0; i < f->topo.nfn; i++)
+		assert_false(f->topo.fn[i].flags & FN_LTR_READ);
+	fx_free(f);
 }
 
 /* ================================================================
@@ -1149,6 +1209,7 @@ static void test_l1ss_function0_only(void **state)
 		p = pfx_new();
 		s = p->sim;
 		x = sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
+		sim_set_ltr_mech(x);
 		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
 		x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
 		sim_set_multi(x);
@@ -1191,6 +1252,8 @@ int main(void)
 		cmocka_unit_test(test_override_notouch_writes_nothing),
 		cmocka_unit_test(test_notouch_inconsistent_bios),
 		cmocka_unit_test(test_l1_2_needs_ltr),
+		cmocka_unit_test(test_l1_2_ltr_path),
+		cmocka_unit_test(test_ltr_path_reads_only_for_l1_2),
 		cmocka_unit_test(test_force_switch_chain_latency),
 		cmocka_unit_test(test_force_switch_chain_l1_everywhere),
 		cmocka_unit_test(test_sanity_keep),

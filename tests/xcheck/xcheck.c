@@ -48,21 +48,17 @@
 
 /* ---------------------------------------------------------- platforms */
 
-#define DEVCAP2_LTR	0x00000800u	/* LTR Mechanism Supported (PCIe r5.0 7.5.3.15) */
-
-/* LTR as Linux sees it (pci_configure_ltr(): Device Capabilities 2 on
- * every function of the path); the app looks for the LTR extended
- * capability of the downstream function (docs/xcheck.md). */
+/* LTR as both Linux (pci_configure_ltr()) and the app see it: LTR
+ * Mechanism Supported in Device Capabilities 2 on every function from the
+ * Root Port down; endpoints also get the LTR capability itself. */
 static void ltr_port(struct sim_fn *f)
 {
-	sim_poke(f, f->pcie + PCI_EXP_DEVCAP2, 4,
-		 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | DEVCAP2_LTR);
+	sim_set_ltr_mech(f);
 }
 
 static void add_ltr(struct sim_fn *f)
 {
 	sim_add_ltr(f);
-	ltr_port(f);
 }
 
 /* The "FADT says no ASPM" platform of tests/unit/test_policy.c: BIOS L1 +
@@ -118,6 +114,25 @@ static void build_l1_2_no_ltr(struct sim *s)
 	x = sim_root_port(s, 0, 1, 0, 1, 1, LC_NOCLK, LK_CCC | LK_L1);
 	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | both);
 	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_NOCLK, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | both);
+}
+
+/* The same BIOS state below a switch, the endpoint with LTR and the switch
+ * ports advertising it, but not the Root Port: LTR is not on the whole path
+ * (pci_configure_ltr(): ltr_path), so L1.2 goes, L1.1 stays. */
+static void build_l1_2_ltr_path(struct sim *s)
+{
+	const uint32_t both = PCI_L1SS_CTL1_ASPM_L1_1 | PCI_L1SS_CTL1_ASPM_L1_2;
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 1, 0, 1, 3, LC_NOCLK, LK_CCC);	/* no LTR */
+	x = sim_switch_up(s, 1, 2, 3, LC_NOCLK, LK_CCC);
+	ltr_port(x);
+	x = sim_switch_down(s, 2, 0, 3, 3, LC_NOCLK, LK_CCC | LK_L1);
+	ltr_port(x);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | both);
+	x = sim_endpoint(s, 3, 0, 0, DC_ANY, LC_NOCLK, LK_CCC | LK_L1);
+	add_ltr(x);
 	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | both);
 }
 
@@ -297,6 +312,8 @@ static const struct scenario scenarios[] = {
 	  "the FADT platform without the FADT bit: BIOS L1SS kept" },
 	{ "l1-2-no-ltr-keep", "keep", build_l1_2_no_ltr, NULL, "div:l1ss-order-timing", "patched",
 	  "BIOS ASPM L1.2 without LTR: dropped, L1.1 kept" },
+	{ "l1-2-ltr-path-keep", "keep", build_l1_2_ltr_path, NULL, "div:l1ss-order-timing", "patched",
+	  "BIOS ASPM L1.2 below a switch, LTR everywhere but the Root Port: dropped" },
 	{ "teardown-l1ss-keep", "keep", build_fadt, "01:00.0", "div:teardown-l1ss", "patched",
 	  "sysfs remove of an endpoint with BIOS L1 PM Substates on its link" },
 	{ "ccc-keep", "keep", build_ccc, NULL, "app", "patched",
