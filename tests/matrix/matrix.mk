@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The QEMU matrix (tests/matrix/README.md); included by the top Makefile.
-#   make matrix                         every cell of tests/matrix/cells.tsv
+#   make matrix                         every cell of tests/matrix/cells.tsv, then
+#                                       make xcheck (the series' kernels only)
 #   make matrix MATRIX_SET=test         the make-test subset
 #   make matrix MATRIX_ONLY=REGEX       cells whose name matches
 #   make matrix KERNEL=path/to/bzImage  your own kernel (INITRD=... optional)
@@ -23,4 +24,11 @@ matrix: $(BUILD)/aspmctl.efi $(BUILD)/efi-stub.efi
 		--results $(BUILD)/results \
 		$(if $(MATRIX_ONLY),--only '$(MATRIX_ONLY)') \
 		$(if $(KERNEL),--kernel $(abspath $(KERNEL))) $(if $(INITRD),--initrd $(abspath $(INITRD))) \
-		$(MATRIX_ARGS)
+		$(MATRIX_ARGS) || st=1; \
+	$(if $(or $(KERNEL),$(MATRIX_ONLY),$(filter-out all,$(MATRIX_SET))),exit $${st:-0},\
+	echo "=== the register-level cross-check (make xcheck; docs/xcheck.md)"; \
+	$(MAKE) --no-print-directory xcheck XCHECK_ARGS=--no-build || st=1; \
+	echo "=== matrix and xcheck together:"; \
+	awk '{ p += $$2; f += $$3 } END { print p " passed, " f " failed" }' \
+		$(BUILD)/results/matrix.count $(BUILD)/results/xcheck.count; \
+	exit $${st:-0})
