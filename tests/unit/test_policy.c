@@ -11,13 +11,12 @@
  * on purpose (no write that changes nothing; L1 off before L1SS changes).
  */
 #include "policy_fixture.h"
+#include "../sim/platforms.h"
 
-#define DC_ANY		SIM_DEVCAP(7, 7, 1)	/* no latency limit, RBER */
-#define L1SS_CAP_ALL	(PCI_L1SS_CAP_L1_PM_SS | PCI_L1SS_CAP_ASPM_L1_1 | \
-			 PCI_L1SS_CAP_ASPM_L1_2 | PCI_L1SS_CAP_PCIPM_L1_1 | \
-			 PCI_L1SS_CAP_PCIPM_L1_2)
-#define L1SS_ON		PCI_L1SS_CTL1_L1SS_MASK	/* all four enables */
-#define L1SS_TIMING	0x00040a00u	/* timing fields: not ours to touch */
+#define DC_ANY		SIM_DC_ANY	/* no latency limit, RBER */
+#define L1SS_CAP_ALL	SIM_L1SS_CAP_ALL
+#define L1SS_ON		SIM_L1SS_ON	/* all four enables */
+#define L1SS_TIMING	SIM_L1SS_TIMING	/* timing fields: not ours to touch */
 
 /* Every write in the log changed its register (no write where the
  * register already held the target); retrains are exempt (RL reads 0). */
@@ -52,32 +51,12 @@ static void assert_every_write_changes(struct pfx *p)
  * Slot Clock in LNKSTA, Common Clock Configuration set, except that
  * ccc_1c1 = 0 leaves it clear on the 00:1c.1 link.
  * ================================================================ */
-#define LC_P	SIM_LNKCAP(3, 1, 1, 1)
+#define LC_P	SIM_LC_P
 #define LC5	SIM_LNKCAP(3, 1, 1, 0)	/* no Clock PM */
 
 static void build_fadt_platform(struct fx *f, uint16_t ccc_1c1)
 {
-	struct sim *s = f->sim;
-	struct sim_fn *x;
-
-	sim_host_bridge(s, 0);
-	x = sim_root_port(s, 0, 0x1c, 0, 1, 1, LC_P, LK_CCC | LK_L1);
-	sim_set_multi(x);
-	sim_set_ltr_mech(x);	/* LTR on the path: L1.2 allowed */
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
-	sim_add_ltr(x);
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-
-	sim_root_port(s, 0, 0x1c, 1, 2, 4, LC_P, ccc_1c1 | LK_L1);
-	sim_switch_up(s, 2, 3, 4, LC_P, ccc_1c1 | LK_L1);
-	sim_switch_down(s, 3, 0, 4, 4, LC_P, LK_CCC | LK_L0S | LK_L1);
-	x = sim_endpoint(s, 4, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
-	sim_set_multi(x);
-	sim_endpoint(s, 4, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
-
-	sim_root_port(s, 0, 0x1c, 2, 5, 5, LC_P, LK_CCC);
-	sim_endpoint(s, 5, 0, 0, DC_ANY, LC_P, LK_CCC);
+	sim_platform_fadt(f->sim, ccc_1c1);
 }
 
 static struct pfx *fadt_platform(uint16_t ccc_1c1)
@@ -476,15 +455,8 @@ static void test_force_switch_chain_l1_everywhere(void **state)
 static struct pfx *sanity_platform(void)
 {
 	struct pfx *p = pfx_new();
-	struct sim *s = p->sim;
-	struct sim_fn *x;
 
-	sim_root_port(s, 0, 1, 0, 1, 1, LC5, LK_L1);
-	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC5, LK_L1);
-	sim_set_multi(x);
-	sim_pci_device(s, 1, 0, 1);
-	sim_root_port(s, 0, 2, 0, 2, 2, LC5, LK_L1);
-	sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), LC5, LK_L1);
+	sim_platform_sanity(p->sim);
 	assert_int_equal(fx_enum(p->fx), 0);
 	assert_int_equal(p->fx->topo.nlink, 2);
 	return p;
@@ -880,24 +852,13 @@ static void test_ignored_writes_reported(void **state)
  *   00:03.0 RP ── 03:00.0  no Slot Clock on the EP, CCC clear (consistent)
  *   00:04.0 RP ── 04:00.0  no Slot Clock on the RP, CCC set: cleared
  * ================================================================ */
-#define LC9	SIM_LNKCAP(3, 1, 1, 1)
+#define LC9	SIM_LC_P
 
 static struct pfx *ccc_platform(void)
 {
 	struct pfx *p = pfx_new();
-	struct sim *s = p->sim;
-	struct sim_fn *x;
 
-	sim_root_port(s, 0, 1, 0, 1, 1, LC9, LK_L1);
-	sim_endpoint(s, 1, 0, 0, DC_ANY, LC9, LK_L1 | LK_CLKREQ);
-	sim_root_port(s, 0, 2, 0, 2, 2, LC9, LK_CCC | LK_L0S);
-	sim_endpoint(s, 2, 0, 0, DC_ANY, LC9, LK_CCC | LK_L0S);
-	sim_root_port(s, 0, 3, 0, 3, 3, LC9, 0);
-	x = sim_endpoint(s, 3, 0, 0, DC_ANY, LC9, 0);
-	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
-	x = sim_root_port(s, 0, 4, 0, 4, 4, LC9, LK_CCC);
-	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
-	sim_endpoint(s, 4, 0, 0, DC_ANY, LC9, LK_CCC);
+	sim_platform_ccc(p->sim);
 	assert_int_equal(fx_enum(p->fx), 0);
 	return p;
 }
@@ -1200,23 +1161,11 @@ static void test_l1ss_function0_only(void **state)
 {
 	const uint16_t on = LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ;
 	struct pfx *p;
-	struct sim_fn *x;
 
 	(void)state;
 	for (int clear = 0; clear < 2; clear++) {
-		struct sim *s;
-
 		p = pfx_new();
-		s = p->sim;
-		x = sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
-		sim_set_ltr_mech(x);
-		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-		x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
-		sim_set_multi(x);
-		sim_add_ltr(x);
-		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-		x = sim_endpoint(s, 1, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
-		sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+		sim_platform_l1ss_mf(p->sim);
 		assert_int_equal(fx_enum(p->fx), 0);
 		if (!clear) {
 			assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_FORCE)), 0);

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../sim/build.h"
+#include "../sim/platforms.h"
 #include "../../pcie/run.h"
 #include "../../pcie/topo.h"
 #include "../../lib/err.h"
@@ -32,13 +32,11 @@
 #define LK_L1		PCI_EXP_LNKCTL_ASPM_L1
 #define LK_CCC		PCI_EXP_LNKCTL_CCC
 #define LK_CLKREQ	PCI_EXP_LNKCTL_CLKREQ_EN
-#define DC_ANY		SIM_DEVCAP(7, 7, 1)	/* no latency limit, RBER */
-#define L1SS_CAP_ALL	(PCI_L1SS_CAP_L1_PM_SS | PCI_L1SS_CAP_ASPM_L1_1 | \
-			 PCI_L1SS_CAP_ASPM_L1_2 | PCI_L1SS_CAP_PCIPM_L1_1 | \
-			 PCI_L1SS_CAP_PCIPM_L1_2)
-#define L1SS_ON		PCI_L1SS_CTL1_L1SS_MASK
-#define L1SS_TIMING	0x00040a00u
-#define LC_P		SIM_LNKCAP(3, 1, 1, 1)	/* L0s 128 ns, L1 2 us, Clock PM */
+#define DC_ANY		SIM_DC_ANY
+#define L1SS_CAP_ALL	SIM_L1SS_CAP_ALL
+#define L1SS_ON		SIM_L1SS_ON
+#define L1SS_TIMING	SIM_L1SS_TIMING
+#define LC_P		SIM_LC_P
 #define LC_NOCLK	SIM_LNKCAP(3, 1, 1, 0)
 #define LC_L1		SIM_LNKCAP(2, 0, 0, 0)	/* L1 only, 1 us */
 
@@ -66,41 +64,14 @@ static void add_ltr(struct sim_fn *f)
  * switch's link, L0s + L1 + CLKREQ# on a multi-function endpoint. */
 static void build_fadt(struct sim *s)
 {
-	struct sim_fn *x;
-
-	sim_host_bridge(s, 0);
-	x = sim_root_port(s, 0, 0x1c, 0, 1, 1, LC_P, LK_CCC | LK_L1);
-	sim_set_multi(x);
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-	ltr_port(x);
-	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
-	add_ltr(x);
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-	sim_root_port(s, 0, 0x1c, 1, 2, 4, LC_P, LK_CCC | LK_L1);
-	sim_switch_up(s, 2, 3, 4, LC_P, LK_CCC | LK_L1);
-	sim_switch_down(s, 3, 0, 4, 4, LC_P, LK_CCC | LK_L0S | LK_L1);
-	x = sim_endpoint(s, 4, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
-	sim_set_multi(x);
-	sim_endpoint(s, 4, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
-	sim_root_port(s, 0, 0x1c, 2, 5, 5, LC_P, LK_CCC);
-	sim_endpoint(s, 5, 0, 0, DC_ANY, LC_P, LK_CCC);
+	sim_platform_fadt(s, LK_CCC);
 }
 
 /* A multi-function endpoint whose two functions both carry the L1 PM
  * Substates capability, everything enabled by the BIOS. */
 static void build_l1ss_mf(struct sim *s)
 {
-	struct sim_fn *x;
-
-	x = sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_CCC | LK_L1);
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-	ltr_port(x);
-	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
-	sim_set_multi(x);
-	add_ltr(x);
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
-	x = sim_endpoint(s, 1, 0, 1, DC_ANY, LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
-	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	sim_platform_l1ss_mf(s);
 }
 
 /* ASPM L1.1 + L1.2 enabled by the BIOS at both ends of a link without LTR
@@ -180,14 +151,7 @@ static void build_chain_deep(struct sim *s)
  * Role-Based Error Reporting). BIOS L1 on both links. */
 static void build_sanity(struct sim *s)
 {
-	struct sim_fn *x;
-
-	sim_root_port(s, 0, 1, 0, 1, 1, LC_NOCLK, LK_L1);
-	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC_NOCLK, LK_L1);
-	sim_set_multi(x);
-	sim_pci_device(s, 1, 0, 1);
-	sim_root_port(s, 0, 2, 0, 2, 2, LC_NOCLK, LK_L1);
-	sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), LC_NOCLK, LK_L1);
+	sim_platform_sanity(s);
 }
 
 /* Multi-function endpoints, mixed Clock PM capability: 01:00.1 has no
@@ -240,18 +204,7 @@ static void build_teardown_bios_l1(struct sim *s)
 /* Common Clock Configuration (tests/unit/test_policy.c scenario 9). */
 static void build_ccc(struct sim *s)
 {
-	struct sim_fn *x;
-
-	sim_root_port(s, 0, 1, 0, 1, 1, LC_P, LK_L1);
-	sim_endpoint(s, 1, 0, 0, DC_ANY, LC_P, LK_L1 | LK_CLKREQ);
-	sim_root_port(s, 0, 2, 0, 2, 2, LC_P, LK_CCC | LK_L0S);
-	sim_endpoint(s, 2, 0, 0, DC_ANY, LC_P, LK_CCC | LK_L0S);
-	sim_root_port(s, 0, 3, 0, 3, 3, LC_P, 0);
-	x = sim_endpoint(s, 3, 0, 0, DC_ANY, LC_P, 0);
-	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
-	x = sim_root_port(s, 0, 4, 0, 4, 4, LC_P, LK_CCC);
-	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
-	sim_endpoint(s, 4, 0, 0, DC_ANY, LC_P, LK_CCC);
+	sim_platform_ccc(s);
 }
 
 /* ---------------------------------------------------------- scenarios */

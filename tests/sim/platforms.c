@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Simulated machines shared by the unit tests and the cross-check. */
+#include "platforms.h"
+
+#define LK_L0S		PCI_EXP_LNKCTL_ASPM_L0S
+#define LK_L1		PCI_EXP_LNKCTL_ASPM_L1
+#define LK_CCC		PCI_EXP_LNKCTL_CCC
+#define LK_CLKREQ	PCI_EXP_LNKCTL_CLKREQ_EN
+
+void sim_platform_fadt(struct sim *s, uint16_t ccc_1c1)
+{
+	const uint32_t l1ss = SIM_L1SS_TIMING | SIM_L1SS_ON;
+	struct sim_fn *x;
+
+	sim_host_bridge(s, 0);
+	x = sim_root_port(s, 0, 0x1c, 0, 1, 1, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_multi(x);
+	sim_set_ltr_mech(x);
+	sim_add_l1ss(x, SIM_L1SS_CAP_ALL, l1ss);
+	x = sim_endpoint(s, 1, 0, 0, SIM_DC_ANY, SIM_LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+	sim_add_ltr(x);
+	sim_add_l1ss(x, SIM_L1SS_CAP_ALL, l1ss);
+
+	sim_root_port(s, 0, 0x1c, 1, 2, 4, SIM_LC_P, ccc_1c1 | LK_L1);
+	sim_switch_up(s, 2, 3, 4, SIM_LC_P, ccc_1c1 | LK_L1);
+	sim_switch_down(s, 3, 0, 4, 4, SIM_LC_P, LK_CCC | LK_L0S | LK_L1);
+	x = sim_endpoint(s, 4, 0, 0, SIM_DC_ANY, SIM_LC_P,
+			 LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
+	sim_set_multi(x);
+	sim_endpoint(s, 4, 0, 1, SIM_DC_ANY, SIM_LC_P, LK_CCC | LK_L0S | LK_L1 | LK_CLKREQ);
+
+	sim_root_port(s, 0, 0x1c, 2, 5, 5, SIM_LC_P, LK_CCC);
+	sim_endpoint(s, 5, 0, 0, SIM_DC_ANY, SIM_LC_P, LK_CCC);
+}
+
+void sim_platform_ccc(struct sim *s)
+{
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 1, 0, 1, 1, SIM_LC_P, LK_L1);
+	sim_endpoint(s, 1, 0, 0, SIM_DC_ANY, SIM_LC_P, LK_L1 | LK_CLKREQ);
+	sim_root_port(s, 0, 2, 0, 2, 2, SIM_LC_P, LK_CCC | LK_L0S);
+	sim_endpoint(s, 2, 0, 0, SIM_DC_ANY, SIM_LC_P, LK_CCC | LK_L0S);
+	sim_root_port(s, 0, 3, 0, 3, 3, SIM_LC_P, 0);
+	x = sim_endpoint(s, 3, 0, 0, SIM_DC_ANY, SIM_LC_P, 0);
+	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);	/* no Slot Clock */
+	x = sim_root_port(s, 0, 4, 0, 4, 4, SIM_LC_P, LK_CCC);
+	sim_poke(x, x->pcie + PCI_EXP_LNKSTA, 2, 0x0011);
+	sim_endpoint(s, 4, 0, 0, SIM_DC_ANY, SIM_LC_P, LK_CCC);
+}
+
+void sim_platform_sanity(struct sim *s)
+{
+	const uint32_t lc = SIM_LNKCAP(3, 1, 1, 0);
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 1, 0, 1, 1, lc, LK_L1);
+	x = sim_endpoint(s, 1, 0, 0, SIM_DC_ANY, lc, LK_L1);
+	sim_set_multi(x);
+	sim_pci_device(s, 1, 0, 1);
+	sim_root_port(s, 0, 2, 0, 2, 2, lc, LK_L1);
+	sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), lc, LK_L1);
+}
+
+void sim_platform_l1ss_mf(struct sim *s)
+{
+	const uint32_t l1ss = SIM_L1SS_TIMING | SIM_L1SS_ON;
+	struct sim_fn *x;
+
+	x = sim_root_port(s, 0, 1, 0, 1, 1, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_ltr_mech(x);
+	sim_add_l1ss(x, SIM_L1SS_CAP_ALL, l1ss);
+	x = sim_endpoint(s, 1, 0, 0, SIM_DC_ANY, SIM_LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+	sim_set_multi(x);
+	sim_add_ltr(x);
+	sim_add_l1ss(x, SIM_L1SS_CAP_ALL, l1ss);
+	x = sim_endpoint(s, 1, 0, 1, SIM_DC_ANY, SIM_LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
+	sim_add_l1ss(x, SIM_L1SS_CAP_ALL, l1ss);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Simulated machines shared by the unit tests (tests/unit/test_policy.c)
+ * and the register-level cross-check (tests/xcheck/xcheck.c), so that the
+ * app's engine and Linux's aspm.c are checked on the very same hardware.
+ */
+#ifndef ASPMCTL_TESTS_SIM_PLATFORMS_H
+#define ASPMCTL_TESTS_SIM_PLATFORMS_H
+
+#include "build.h"
+
+#define SIM_DC_ANY		SIM_DEVCAP(7, 7, 1)	/* no latency limit, RBER */
+#define SIM_LC_P		SIM_LNKCAP(3, 1, 1, 1)	/* L0s 128 ns, L1 2 us, Clock PM */
+#define SIM_L1SS_CAP_ALL	(PCI_L1SS_CAP_L1_PM_SS | PCI_L1SS_CAP_ASPM_L1_1 | \
+				 PCI_L1SS_CAP_ASPM_L1_2 | PCI_L1SS_CAP_PCIPM_L1_1 | \
+				 PCI_L1SS_CAP_PCIPM_L1_2)
+#define SIM_L1SS_ON		PCI_L1SS_CTL1_L1SS_MASK	/* all four enables */
+#define SIM_L1SS_TIMING		0x00040a00u	/* timing fields: not ours to touch */
+
+/*
+ * "The FADT says no ASPM" machine (the 2.6.37 commit's case):
+ *   00:1c.0 RP ── 01:00.0 EP   L1 + CLKREQ# + all four L1 PM Substates,
+ *                              LTR on the path (L1.2 allowed)
+ *   00:1c.1 RP ── 02:00.0 USP ─ 03:00.0 DSP ── 04:00.0/.1 EP (multi-function)
+ *                 L1 on the root link (Common Clock as ccc_1c1 says),
+ *                 L0s + L1 + CLKREQ# below the switch
+ *   00:1c.2 RP ── 05:00.0 EP   nothing enabled
+ */
+void sim_platform_fadt(struct sim *s, uint16_t ccc_1c1);
+/*
+ * Common Clock Configuration (PCIe r5.0 sec 7.5.3.7), one link each:
+ *   00:01.0 ── 01:00.0  CCC clear at both ends, Slot Clock: to be set
+ *   00:02.0 ── 02:00.0  CCC set at both ends: consistent
+ *   00:03.0 ── 03:00.0  no Slot Clock on the EP, CCC clear (consistent)
+ *   00:04.0 ── 04:00.0  no Slot Clock on the RP, CCC set: to be cleared
+ */
+void sim_platform_ccc(struct sim *s);
+/*
+ * Links Linux blacklists unless forced (pcie_aspm_sanity_check()), BIOS L1
+ * on both, no Clock PM:
+ *   00:01.0 ── 01:00.0 PCIe EP + 01:00.1 conventional PCI function
+ *   00:02.0 ── 02:00.0 pre-1.1 EP (no Role-Based Error Reporting)
+ */
+void sim_platform_sanity(struct sim *s);
+/* A multi-function endpoint whose two functions both carry the L1 PM
+ * Substates capability, everything enabled by the BIOS, LTR on the path. */
+void sim_platform_l1ss_mf(struct sim *s);
+
+#endif
