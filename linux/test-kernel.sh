@@ -32,20 +32,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 mkdir -p "$out" "$results"
-passed=0
-failed=0
-check() {
-	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@" >"$out/$name.log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok   $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $name (log: $out/$name.log)"
-		tail -n 15 "$out/$name.log" | sed 's/^/     /'
-	fi
+# shellcheck source=tests/qemu/lib.sh
+. "$REPO/tests/qemu/lib.sh"
+suite_name=kernel
+check() {	# check NAME COMMAND...: counted, log in OUT/NAME.log
+	suite_run "$@" || true
 }
 
 if [ "$build" = 1 ]; then
@@ -76,17 +67,6 @@ check kunit-vectors sh -c '
 # Boots: python does the cells and prints one "ok/FAIL name" line per check.
 python3 "$LINUX_DIR/test-kernel.py" --out "$out" >"$out/cells.txt" 2>"$out/cells.err"
 rc=$?
-cat "$out/cells.txt"
-p=$(grep -c '^ok ' "$out/cells.txt")
-f=$(grep -c '^FAIL ' "$out/cells.txt")
-if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-	f=1
-	echo "FAIL test-kernel.py exited with $rc:"
-	tail -n 20 "$out/cells.err"
-fi
-passed=$((passed + p))
-failed=$((failed + f))
-
-echo "kernel $passed $failed" >"$results/kernel.count"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+suite_count_file "$out/cells.txt" "$rc" test-kernel.py
+[ "$rc" = 0 ] || tail -n 20 "$out/cells.err"
+suite_end

@@ -52,34 +52,22 @@ mkdir -p "$out" "$results"
 out=$(cd "$out" && pwd)
 results=$(cd "$results" && pwd)
 t0=$(date +%s)
-passed=0
-failed=0
-step() {
-	# step NAME COMMAND...: a build step, counted, log in OUT/NAME.log
-	name=$1
-	shift
-	if "$@" >"$out/$name.log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok   $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $name (log: $out/$name.log)"
-		tail -n 15 "$out/$name.log" | sed 's/^/     /'
-		return 1
-	fi
+# shellcheck source=tests/qemu/lib.sh
+. "$REPO/tests/qemu/lib.sh"
+suite_name=xcheck
+step() {	# step NAME COMMAND...: a build step, counted, log in OUT/NAME.log
+	suite_run "$@"
 }
 finish() {
-	echo "xcheck $passed $failed" >"$results/xcheck.count"
 	echo "# xcheck: $(($(date +%s) - t0))s"
-	echo "$passed passed, $failed failed"
-	[ "$failed" = 0 ]
+	suite_end
 	exit $?
 }
 
 if [ "$build" = 1 ]; then
 	step make-kernel make -C "$REPO" --no-print-directory kernel || finish
 fi
-eval "$("$LINUX_DIR/kernel-env.sh")" || { failed=$((failed + 1)); finish; }
+eval "$("$LINUX_DIR/kernel-env.sh")" || { suite_failed=$((suite_failed + 1)); finish; }
 
 sdir=$out/scenarios
 rm -rf "$sdir"
@@ -109,14 +97,6 @@ python3 "$HERE/xcheck.py" --scenarios "$sdir" --out "$out/boots" \
 	--kernels "$kernels" ${only:+--only "$only"} ${groups:+--groups "$groups"} \
 	>"$out/checks.txt" 2>"$out/checks.err"
 rc=$?
-cat "$out/checks.txt"
-p=$(grep -c '^ok ' "$out/checks.txt")
-f=$(grep -c '^FAIL ' "$out/checks.txt")
-if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-	f=1
-	echo "FAIL xcheck.py exited with $rc:"
-	tail -n 20 "$out/checks.err"
-fi
-passed=$((passed + p))
-failed=$((failed + f))
+suite_count_file "$out/checks.txt" "$rc" xcheck.py
+[ "$rc" = 0 ] || tail -n 20 "$out/checks.err"
 finish

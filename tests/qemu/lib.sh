@@ -6,11 +6,17 @@
 #
 #   . "$here/lib.sh"
 #   suite_init NAME DEFAULT_OUT "$@"     sets out, results; exits 2 on a bad option
+#                                        (or set suite_name, out, results yourself)
 #   suite_check STATUS WHAT              counts STATUS 0 as passed
+#   suite_run NAME COMMAND...            runs it, log in $out/NAME.log, counts it;
+#                                        on failure shows the log's tail, returns 1
+#   suite_count_file FILE RC WHAT        adds the ok/FAIL lines a checker (WHAT)
+#                                        printed to FILE; exit status RC without a
+#                                        FAIL line counts as one failure
 #   suite_end                            writes the count, prints the total,
 #                                        returns non-zero on any failure
 
-suite_name='' out='' results='' suite_passed=0 suite_failed=0
+suite_passed=0 suite_failed=0
 
 suite_init() {
 	suite_name=$1 out=$2 results=build/results
@@ -41,6 +47,30 @@ suite_check() {
 	else
 		echo "FAIL $2"; suite_failed=$((suite_failed + 1))
 	fi
+}
+
+suite_run() {
+	_name=$1
+	shift
+	if "$@" >"$out/$_name.log" 2>&1; then
+		suite_check 0 "$_name"
+	else
+		suite_check 1 "$_name (log: $out/$_name.log)"
+		tail -n 15 "$out/$_name.log" | sed 's/^/     /'
+		return 1
+	fi
+}
+
+suite_count_file() {
+	cat "$1"
+	_p=$(grep -c '^ok ' "$1")
+	_f=$(grep -c '^FAIL ' "$1")
+	if [ "$2" != 0 ] && [ "$_f" = 0 ]; then
+		_f=1
+		echo "FAIL $3 exited with $2"
+	fi
+	suite_passed=$((suite_passed + _p))
+	suite_failed=$((suite_failed + _f))
 }
 
 suite_end() {
