@@ -27,8 +27,10 @@ sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, 'tests', 'qemu'))
+sys.path.insert(0, os.path.join(REPO, 'tests', 'lib'))
 sys.path.insert(0, HERE)
 import expect            # noqa: E402  (tests/qemu/expect.py)
+import testlib           # noqa: E402  (tests/lib/testlib.py)
 import minreads          # noqa: E402
 import plot              # noqa: E402
 
@@ -243,12 +245,7 @@ def diff(a, b):
     return {k: b[k] - a[k] for k in KEYS}
 
 
-def read(path):
-    try:
-        with open(path, errors='replace') as f:
-            return f.read()
-    except OSError:
-        return ''
+read = testlib.read_text
 
 
 STATS_RE = re.compile(r'^aspm stats reads=(\d+) writes=(\d+) .*time=(\S+) enum-time=(\S+)')

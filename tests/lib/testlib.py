@@ -52,6 +52,15 @@ def shell_sections(lines, tag):
     return secs
 
 
+def read_text(path):
+    """A log file's text ('' when it is missing or unreadable)."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def kv(fields):
     """NAME=value fields as a dict; fields without '=' are skipped."""
     return dict(x.split("=", 1) for x in fields if "=" in x)

@@ -189,12 +189,7 @@ def prepare_and_run(cell, a, kern):
     return dict(verdict="RAN", why="", wall=wall)
 
 
-def read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
+read = testlib.read_text
 
 
 # ------------------------------------------------------------------ parsing

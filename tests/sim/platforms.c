@@ -62,6 +62,18 @@ void sim_platform_sanity(struct sim *s)
 	sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), lc, LK_L1);
 }
 
+void sim_platform_teardown(struct sim *s, uint16_t bios_a)
+{
+	const uint32_t lc = SIM_LNKCAP(2, 0, 0, 0);	/* L1 only, 1 us */
+
+	sim_root_port(s, 0, 1, 0, 1, 4, lc, LK_CCC);
+	sim_switch_up(s, 1, 2, 4, lc, LK_CCC);
+	sim_switch_down(s, 2, 0, 3, 3, lc, LK_CCC | bios_a);
+	sim_switch_down(s, 2, 1, 4, 4, lc, LK_CCC);
+	sim_endpoint(s, 3, 0, 0, SIM_DEVCAP(7, 0, 1), lc, LK_CCC | bios_a);
+	sim_endpoint(s, 4, 0, 0, SIM_DC_ANY, lc, LK_CCC);
+}
+
 void sim_platform_l1ss_mf(struct sim *s)
 {
 	const uint32_t l1ss = SIM_L1SS_TIMING | SIM_L1SS_ON;

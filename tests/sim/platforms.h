@@ -42,6 +42,14 @@ void sim_platform_ccc(struct sim *s);
  *   00:02.0 ── 02:00.0 pre-1.1 EP (no Role-Based Error Reporting)
  */
 void sim_platform_sanity(struct sim *s);
+/*
+ * Teardown: a switch with two endpoints, L1 only (1 us exit), Common Clock set:
+ *   00:01.0 RP ── 01:00.0 USP ─┬ 02:00.0 DSP ── 03:00.0 EP_A (accepts 1 us of L1)
+ *                              └ 02:01.0 DSP ── 04:00.0 EP_B (no limit)
+ * EP_A keeps the root link out of L1 while it is there. bios_a: extra Link
+ * Control bits the BIOS set on EP_A's link (both ends).
+ */
+void sim_platform_teardown(struct sim *s, uint16_t bios_a);
 /* A multi-function endpoint whose two functions both carry the L1 PM
  * Substates capability, everything enabled by the BIOS, LTR on the path. */
 void sim_platform_l1ss_mf(struct sim *s);

@@ -596,14 +596,8 @@ static void test_clkpm_keep_stays(void **state)
 static struct pfx *teardown_platform(uint16_t bios_a)
 {
 	struct pfx *p = pfx_new();
-	struct sim *s = p->sim;
 
-	sim_root_port(s, 0, 1, 0, 1, 4, LC7, LK_CCC);
-	sim_switch_up(s, 1, 2, 4, LC7, LK_CCC);
-	sim_switch_down(s, 2, 0, 3, 3, LC7, LK_CCC | bios_a);
-	sim_switch_down(s, 2, 1, 4, 4, LC7, LK_CCC);
-	sim_endpoint(s, 3, 0, 0, SIM_DEVCAP(7, 0, 1), LC7, LK_CCC | bios_a);
-	sim_endpoint(s, 4, 0, 0, DC_ANY, LC7, LK_CCC);
+	sim_platform_teardown(p->sim, bios_a);
 	assert_int_equal(fx_enum(p->fx), 0);
 	assert_int_equal(p->fx->topo.nlink, 3);
 	return p;

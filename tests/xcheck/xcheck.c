@@ -38,7 +38,6 @@
 #define L1SS_TIMING	SIM_L1SS_TIMING
 #define LC_P		SIM_LC_P
 #define LC_NOCLK	SIM_LNKCAP(3, 1, 1, 0)
-#define LC_L1		SIM_LNKCAP(2, 0, 0, 0)	/* L1 only, 1 us */
 
 #define MAX_FN		64
 #define MAX_LINK	32
@@ -183,12 +182,7 @@ static void build_clkpm_on(struct sim *s)
  * EP_A's link. */
 static void build_teardown(struct sim *s, uint16_t bios_a)
 {
-	sim_root_port(s, 0, 1, 0, 1, 4, LC_L1, LK_CCC);
-	sim_switch_up(s, 1, 2, 4, LC_L1, LK_CCC);
-	sim_switch_down(s, 2, 0, 3, 3, LC_L1, LK_CCC | bios_a);
-	sim_switch_down(s, 2, 1, 4, 4, LC_L1, LK_CCC);
-	sim_endpoint(s, 3, 0, 0, SIM_DEVCAP(7, 0, 1), LC_L1, LK_CCC | bios_a);
-	sim_endpoint(s, 4, 0, 0, DC_ANY, LC_L1, LK_CCC);
+	sim_platform_teardown(s, bios_a);
 }
 
 static void build_teardown_off(struct sim *s)
