@@ -61,7 +61,7 @@ $(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
 HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 HOST_CFLAGS	:= $(WARN) -std=gnu11 -O1 -g $(HOST_SAN) -I. -DASPMCTL_HOST
-HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) efi/cli.c $(wildcard tests/sim/*.c))
+HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) efi/cli.c efi/boot.c $(wildcard tests/sim/*.c))
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
@@ -69,7 +69,7 @@ $(BUILD)/.deps-unit:
 	@scripts/install-deps.sh unit
 	@mkdir -p $(@D) && touch $@
 
-$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) efi/cli.h $(wildcard tests/sim/*.h) $(BUILD)/.deps-unit
+$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) efi/cli.h efi/boot.h $(wildcard tests/sim/*.h) $(BUILD)/.deps-unit
 	@mkdir -p $(@D)
 	@echo "  CC [host] $<"
 	@$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
@@ -88,7 +88,7 @@ TOPO		?= tests/qemu/topologies/default.topo
 run: $(BUILD)/aspmctl.efi
 	@scripts/install-deps.sh run
 	tests/qemu/run.sh --topology $(TOPO) --app $(BUILD)/aspmctl.efi \
-		--out $(BUILD)/run -- $(ARGS)
+		--out $(BUILD)/run -- $(or $(ARGS),report)
 
 $(BUILD)/efi-stub.efi: tests/efi-stub/stub.c tests/efi-stub/build.sh $(BUILD)/.deps-build
 	tests/efi-stub/build.sh $@

@@ -456,7 +456,7 @@ static void log_region(unsigned long long table, unsigned entry,
 	size_t n = 0;
 
 	if (!(r->flags & MCFG_F_UNUSABLE)) {
-		log_info("MCFG at 0x%llx entry %u: segment %u buses 0x%02x-0x%02x, ECAM base 0x%llx",
+		log_info("MCFG 0x%llx entry %u: segment %u buses %02x-%02x, ECAM 0x%llx",
 			 table, entry, r->segment, r->start_bus, r->end_bus,
 			 (unsigned long long)r->base);
 		return;
@@ -644,7 +644,7 @@ int acpi_discover(const struct acpi_mem *mem, uint64_t rsdp_phys,
 		count = ACPI_ROOT_MAX_ENTRIES;
 	}
 	info->root_entries = count;
-	log_info("RSDP at 0x%llx: revision %u, OEM '%s'; %s at 0x%llx, %u entries",
+	log_info("RSDP 0x%llx rev %u OEM '%s': %s 0x%llx, %u entries",
 		 at, info->rsdp.revision, info->rsdp.oem_id, w.root,
 		 (unsigned long long)root, count);
 

@@ -44,13 +44,27 @@ void cli_usage(const struct out *o);
 
 /*
  * The configuration file (\EFI\aspmctl\aspmctl.conf): "key = value"
- * lines, '#' comments. "command = X" names the command; every other key
- * is the long option of the same name ("policy = force" is
- * "--policy force"). Splits text in place into argv; *cmd receives the
- * command or NULL. -AE_INVAL with err set on a malformed line.
+ * lines. "command = X" names the command; every other key is the long
+ * option of the same name ("policy = force" is "--policy force"); the
+ * flags take yes|no|true|false|1|0 ("verbose = yes" is "--verbose").
+ * Comments: a line whose first non-blank character is '#', and the rest
+ * of a line from a '#' that follows a blank, except inside "...". A
+ * value wholly in "..." or '...' loses the quotes and keeps everything
+ * between them, '#' included. A UTF-8 byte order mark is skipped, CRLF
+ * line ends are fine; keys and values must be ASCII. Splits text in
+ * place into argv; *cmd receives the command or NULL. A malformed line:
+ * -AE_INVAL with err "line N: ...".
  */
 int cli_conf_split(char *text, char **argv, int max, const char **cmd,
 		   char *err, size_t errsize);
+/*
+ * The file's bytes as cli_conf_split reads them, in place: a UTF-8 byte
+ * order mark is dropped; UTF-16 with a byte order mark (LE or BE, as
+ * Windows editors save it) becomes 8-bit text, each non-ASCII character
+ * one byte >= 0x80 that cli_conf_split refuses outside comments. buf
+ * must hold len + 1 bytes; returns the new length (NUL-terminated).
+ */
+size_t cli_conf_decode(char *buf, size_t len);
 /* Merge: conf command < argv command; conf options, then argv options
  * (later wins). out must hold 1 + nconf + nargs entries. */
 int cli_merge(const char *conf_cmd, char **conf, int nconf, char **args,

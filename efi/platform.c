@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "platform.h"
 #include "../lib/err.h"
+#include "../lib/log.h"
 
 /* ------------------------------------------------------------ console */
 
@@ -222,12 +223,12 @@ unsigned efi_root_buses(struct pci_addr *roots, unsigned max)
 {
 	EFI_HANDLE *handles = NULL;
 	UINTN nh = 0;
-	unsigned n = 0;
+	unsigned n = 0, dropped = 0;
 
 	if (EFI_ERROR(LibLocateHandle(ByProtocol, &gEfiPciRootBridgeIoProtocolGuid,
 				      NULL, &nh, &handles)) || !handles)
 		return 0;
-	for (UINTN i = 0; i < nh && n < max; i++) {
+	for (UINTN i = 0; i < nh; i++) {
 		EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = NULL;
 		UINT8 *d = NULL;
 
@@ -243,7 +244,9 @@ unsigned efi_root_buses(struct pci_addr *roots, unsigned max)
 
 			if (len < 0x2b)
 				break;
-			if (d[3] == 2 && n < max) {
+			if (d[3] == 2 && n >= max) {
+				dropped++;	/* counted, never dropped silently */
+			} else if (d[3] == 2) {
 				roots[n].seg = (uint16_t)rb->SegmentNumber;
 				roots[n].bus = d[14];
 				roots[n].devfn = 0;
@@ -253,5 +256,8 @@ unsigned efi_root_buses(struct pci_addr *roots, unsigned max)
 		}
 	}
 	FreePool(handles);
+	if (dropped)
+		log_warn(-AE_NOSPC, "PciRootBridgeIo: %u root bus(es) beyond the %u that fit were ignored",
+			 dropped, max);
 	return n;
 }

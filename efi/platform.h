@@ -28,12 +28,17 @@ void efi_delay_us(void *ctx, unsigned us);
 /* Root buses of every PCI Root Bridge I/O instance; returns the count. */
 unsigned efi_root_buses(struct pci_addr *roots, unsigned max);
 
-/* Files on the app's own volume; paths like "\\EFI\\aspmctl\\x.txt". */
+/* Files on the app's own volume; paths like "\\EFI\\aspmctl\\x.txt", at
+ * most 255 characters (-AE_2BIG beyond). esp_read_file reads text: a
+ * UTF-8 BOM is dropped and UTF-16 with a BOM becomes 8-bit text
+ * (cli_conf_decode); *len is the length after that. */
 int esp_read_file(EFI_HANDLE image, const char *path, char *buf, size_t max,
 		  size_t *len);
 int esp_write_file(EFI_HANDLE image, const char *path, const void *data,
 		   size_t len);
-/* LoadImage/StartImage a file of the app's volume with load options. */
+/* LoadImage/StartImage a file of the app's volume with load options
+ * (whole, up to 8192 characters; refused, not cut, beyond). An image
+ * LoadImage loaded but refused to start (Secure Boot) is unloaded. */
 int efi_chainload(EFI_HANDLE image, const char *path, const char *options,
 		  const struct out *o);
 

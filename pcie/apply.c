@@ -51,25 +51,63 @@ static int wait_link_training(struct pci_cfg *c, const struct pcie_fn *f,
 	return -AE_TIMEDOUT;
 }
 
-/* Training failed: put Common Clock Configuration back as it was. */
-static void restore_ccc(struct pci_cfg *c, struct pcie_topo *t,
-			struct aspm_plan *p, unsigned retrain_idx)
+/*
+ * Training failed (or could not start): put Common Clock Configuration
+ * back as it was, as pcie_aspm_configure_common_clock() does: every
+ * function below first, then the upstream port (the order the CCC writes
+ * were made in). The restore writes go into the plan right after the
+ * retrain, step "ccc-restore", so that aspm_apply() makes them with
+ * read-back and they are reported like any write. Returns how many.
+ */
+static unsigned insert_restore(struct pci_cfg *c, struct pcie_topo *t,
+			       struct aspm_plan *p, unsigned retrain_idx)
 {
 	int link = p->w[retrain_idx].link;
+	unsigned first = retrain_idx, k = 0;
+	char b[16];
 
-	for (unsigned k = retrain_idx; k-- > 0;) {
-		struct aspm_write *w = &p->w[k];
-		uint32_t cur;
+	while (first > 0 && p->w[first - 1].link == link &&
+	       p->w[first - 1].step == STEP_CCC)
+		first--;
+	k = retrain_idx - first;
+	if (!k)
+		return 0;
+	if (p->n + k > p->cap) {
+		/* no room to record them: restore without records */
+		log_error(-AE_NOSPC, "%s: no room in the plan to record the Common Clock restore",
+			  pci_addr_str(t->fn[p->w[retrain_idx].fn].addr, b));
+		for (unsigned j = first; j < retrain_idx; j++) {
+			const struct aspm_write *w = &p->w[j];
+			uint32_t cur;
 
-		if (w->link != link || w->step != STEP_CCC)
-			break;
-		if (rd(c, t->fn[w->fn].addr, w->off, w->width, &cur))
-			continue;
-		wr(c, t->fn[w->fn].addr, w->off, w->width,
-		   (cur & ~w->mask) | (w->old & w->mask));
-		t->fn[w->fn].lnkctl = (uint16_t)((t->fn[w->fn].lnkctl & ~w->mask) |
-						 (w->old & w->mask));
+			if (rd(c, t->fn[w->fn].addr, w->off, w->width, &cur))
+				continue;
+			wr(c, t->fn[w->fn].addr, w->off, w->width,
+			   (cur & ~w->mask) | (w->old & w->mask));
+			t->fn[w->fn].lnkctl = (uint16_t)((t->fn[w->fn].lnkctl & ~w->mask) |
+							 (w->old & w->mask));
+		}
+		return 0;
 	}
+	for (unsigned j = p->n; j-- > retrain_idx + 1;)
+		p->w[j + k] = p->w[j];
+	for (unsigned j = 0; j < k; j++) {
+		const struct aspm_write *src = &p->w[first + j];
+		struct aspm_write *w = &p->w[retrain_idx + 1 + j];
+		struct pcie_fn *f = &t->fn[src->fn];
+		uint16_t restored = (uint16_t)((f->lnkctl & ~src->mask) |
+					       (src->old & src->mask));
+
+		*w = *src;
+		w->step = STEP_CCC_RESTORE;
+		w->old = f->lnkctl;
+		w->val = restored;
+		w->readback = 0;
+		w->result = 0;
+		f->lnkctl = restored;	/* the model follows */
+	}
+	p->n += k;
+	return k;
 }
 
 int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
@@ -86,11 +124,26 @@ int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 		int rc;
 
 		if (w->step == STEP_RETRAIN) {
-			/* no training in flight before we ask for one
-			 * (PCIe r6.0.1 sec 7.5.3.7 implementation note) */
-			if (wait_link_training(c, f, env) == -AE_TIMEDOUT)
-				log_warn(-AE_TIMEDOUT, "%s: link still training before retrain",
-					 pci_addr_str(f->addr, b));
+			/*
+			 * No training in flight before we ask for one (PCIe
+			 * r6.0.1 sec 7.5.3.7 implementation note). Linux's
+			 * pcie_retrain_link() gives up when it does not
+			 * clear in time, and the caller restores Common
+			 * Clock Configuration: so do we.
+			 */
+			rc = wait_link_training(c, f, env);
+			if (rc) {
+				w->result = -3;
+				w->readback = 0;
+				if (!rd(c, f->addr, w->off, w->width, &rb))
+					w->readback = w->old = rb;
+				w->val = w->old | PCI_EXP_LNKCTL_RL;
+				st->retrain_timeouts++;
+				log_error(rc, "%s: link still training before retrain; not retrained, restoring Common Clock Configuration",
+					  pci_addr_str(f->addr, b));
+				insert_restore(c, t, p, i);
+				continue;
+			}
 		}
 		rc = rd(c, f->addr, w->off, w->width, &cur);
 		if (!rc && ((w->width == 2 && cur == 0xffff) || cur == 0xffffffff))
@@ -120,12 +173,12 @@ int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 			rc = wait_link_training(c, f, env);
 			rd(c, f->addr, w->off, w->width, &rb);
 			w->readback = rb;
-			w->result = rc ? -1 : 1;
+			w->result = rc ? -3 : 1;
 			if (rc) {
 				st->retrain_timeouts++;
 				log_error(rc, "%s: link did not finish retraining; restoring Common Clock Configuration",
 					  pci_addr_str(f->addr, b));
-				restore_ccc(c, t, p, i);
+				insert_restore(c, t, p, i);
 			}
 			continue;
 		}
@@ -139,6 +192,30 @@ int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 		}
 	}
 	return first_err;
+}
+
+static unsigned reread_fn_lnkcap(struct pci_cfg *c, struct pcie_fn *f)
+{
+	uint32_t v;
+
+	if (!(f->flags & FN_PCIE) || (f->flags & FN_REMOVED))
+		return 0;
+	if (pci_cfg_read32(c, f->addr, f->pcie_cap + PCI_EXP_LNKCAP, &v) ||
+	    v == 0xffffffff || v == f->lnkcap)
+		return 0;
+	f->lnkcap = v;
+	return 1;
+}
+
+unsigned aspm_reread_link_lnkcap(struct pci_cfg *c, struct pcie_topo *t, int li)
+{
+	const struct pcie_link *l = &t->link[li];
+	unsigned changed = reread_fn_lnkcap(c, &t->fn[l->up]);
+
+	for (int j = l->down_first; j < (int)t->nfn; j++)
+		if (t->fn[j].parent == l->up)
+			changed += reread_fn_lnkcap(c, &t->fn[j]);
+	return changed;
 }
 
 unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t)

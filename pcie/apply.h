@@ -24,7 +24,9 @@ struct aspm_apply_stats {
 
 /* Perform p->w[from..n): each write is read-modify-write of the owned
  * bits against the register's current value, then read back. Returns 0,
- * or the first access error (the rest is still attempted). */
+ * or the first access error (the rest is still attempted). A retrain that
+ * times out (before or after Retrain Link) gets result -3 and the Common
+ * Clock restore writes are inserted into the plan after it (p->n grows). */
 int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 	       unsigned from, const struct aspm_env *env,
 	       struct aspm_apply_stats *st);
@@ -33,5 +35,7 @@ int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
  * link (exit latencies may change, PCIe r5.0 sec 7.5.3.6). Returns how
  * many LNKCAP values changed. */
 unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t);
+/* The same for the functions at both ends of link li. */
+unsigned aspm_reread_link_lnkcap(struct pci_cfg *c, struct pcie_topo *t, int li);
 
 #endif

@@ -87,6 +87,11 @@ int pci_cfg_read32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t 
 	return rc;
 }
 
+int pci_cfg_write8(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint8_t v)
+{
+	return cfg_write(c, a, off, 1, v);
+}
+
 int pci_cfg_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v)
 {
 	return cfg_write(c, a, off, 2, v);

@@ -43,6 +43,7 @@ void pci_cfg_init(struct pci_cfg *c, const struct pci_cfg_ops *ops, void *ctx);
 int pci_cfg_read8(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint8_t *v);
 int pci_cfg_read16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t *v);
 int pci_cfg_read32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t *v);
+int pci_cfg_write8(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint8_t v);
 int pci_cfg_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v);
 int pci_cfg_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v);
 

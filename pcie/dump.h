@@ -8,12 +8,18 @@
 #include "../lib/fmt.h"
 
 /* One function: "SSSS:BB:DD.F Class CCCC: Device VVVV:DDDD" then rows of
- * 16 bytes ("00: ..", ..., "ff0: .."), a blank line after. Reads 4 KiB as
- * dwords (PCIe functions) or 256 bytes (conventional ones). Returns the
- * number of bytes dumped. */
+ * 16 bytes ("00: ..", ..., "ff0: .."), a blank line after. Reads as
+ * dwords 4096 bytes of a function with a PCI Express capability (it has
+ * extended config space) and 256 of a conventional PCI one, the sizes
+ * `lspci -xxxx` prints. Returns the number of bytes dumped. */
 unsigned pcie_dump_fn(struct pci_cfg *c, const struct pcie_fn *f,
 		      const struct out *o);
 void pcie_dump_all(struct pci_cfg *c, const struct pcie_topo *t,
 		   const struct out *o);
+/* "aspm fn-link BDF lnkcap=.. support=.. l0s-exit=.. l1-exit=.. clkpm=..
+ * lnkctl=.. aspm=.. ccc=.. clkreq=.." for every PCIe function (from the
+ * enumeration's cache, no config access); "link=none" for RCiEPs and
+ * event collectors. The dump command prints them on the console. */
+void pcie_dump_link_records(const struct pcie_topo *t, const struct out *o);
 
 #endif

@@ -2,21 +2,33 @@
 /*
  * Enumeration that follows what firmware programmed.
  *
- * Each root bus (the start bus of every usable MCFG region, plus extra
- * roots from configuration) is scanned; below it only the buses that
+ * Root buses are the start bus of every usable MCFG region plus extra
+ * roots (firmware's root bridges, configuration). They are scanned per
+ * segment in ascending bus order; below each, only the buses that
  * bridges' Secondary/Subordinate Bus Number registers lead to are
- * visited (PCI-to-PCI Bridge Architecture 1.2 sec 3.2.5.3). We never
+ * visited (PCI-to-PCI Bridge Architecture 1.2 sec 3.2.5.3). A bridge
+ * always leads to a higher bus than its own, so in ascending order every
+ * bridge that could claim a bus is seen before that bus is taken as a
+ * root; a root candidate that a followed bridge already reached or whose
+ * number lies behind a followed bridge is not a root bus. We never
  * program bus numbers. Hostile cases are detected, logged, and skipped:
  *  - a bridge whose secondary bus is not above its own bus, whose
  *    subordinate is below its secondary, or whose range escapes its
  *    parent's window: bus numbers cannot be trusted (FN_BUS_BAD);
- *  - a secondary bus outside the MCFG range (FN_BUS_RANGE);
- *  - a bus already scanned through another bridge (FN_BUS_DUP);
+ *  - a bus range not fully decoded by the usable MCFG regions of the
+ *    segment (FN_BUS_RANGE; adjacent regions together are fine);
+ *  - a secondary bus already scanned, through another bridge or as a
+ *    root bus (FN_BUS_DUP);
  * and since every followed secondary bus is strictly above its parent's
- * bus, the recursion ends after at most 256 levels.
+ * bus, the recursion ends after at most 256 levels. The bookkeeping is
+ * per segment, not per MCFG region.
  *
- * Below a PCIe Downstream Port (Root Port, Switch Downstream Port) only
- * Device 0 exists (PCIe r5.0 sec 7.3.1), unless ARI Forwarding is enabled.
+ * Below a PCIe Downstream Port (Root Port, Switch Downstream Port, PCI/
+ * PCI-X to PCIe bridge: Linux's pcie_downstream_port()) only Device 0
+ * exists (PCIe r5.0 sec 7.3.1; Linux only_one_child()). With ARI
+ * Forwarding enabled on the port, functions 0-255 of Device 0 are found
+ * by following the ARI Capability's Next Function Number from function 0
+ * (PCIe r5.0 sec 6.13, 7.8.7; Linux pci_scan_slot()/next_ari_fn()).
  * Vendor ID 0xffff means no function; 0x0001 is a Configuration Request
  * Retry Status completion seen through CRS Software Visibility (sec
  * 2.3.2): the function is not ready and is skipped after a few tries.
@@ -28,13 +40,32 @@
 #include "../lib/util.h"
 
 #define CRS_RETRIES	4
+#define MAX_ROOTS	(MCFG_MAX_REGIONS + PCIE_MAX_EXTRA_ROOTS)
+
+/* ARI Capability register (PCIe r5.0 sec 7.8.7.2) */
+#define PCI_ARI_CAP		0x04
+#define  PCI_ARI_CAP_NFN(x)	(((x) >> 8) & 0xff)	/* Next Function Number */
+
+/* owner[][] of a bus scanned as a root bus */
+#define OWNER_ROOT	(-1)
 
 struct scan {
 	struct pci_cfg *c;
 	const struct mcfg_region *r;
 	unsigned nr;
 	struct pcie_topo *t;
-	uint8_t visited[MCFG_MAX_REGIONS][256 / 8];
+	/* per segment: seg_id[k] is the segment number of slot k */
+	uint16_t seg_id[MCFG_MAX_REGIONS];
+	unsigned nseg;
+	uint8_t visited[MCFG_MAX_REGIONS][256 / 8];	/* scanned */
+	uint8_t claimed[MCFG_MAX_REGIONS][256 / 8];	/* behind a followed bridge */
+	int owner[MCFG_MAX_REGIONS][256];	/* fn index of the bridge, or OWNER_ROOT */
+	struct pci_addr root[MAX_ROOTS];
+	unsigned nroot;
+	/* ARI walk: the function being added is on an ARI bus; its Next
+	 * Function Number, or -1 without an ARI capability */
+	bool want_ari;
+	int ari_next;
 };
 
 static int region_index(const struct scan *s, uint16_t seg, uint8_t bus)
@@ -49,11 +80,33 @@ static int region_index(const struct scan *s, uint16_t seg, uint8_t bus)
 	return -1;
 }
 
+/* the segment's slot in the per-segment bookkeeping, or -1 */
+static int seg_slot(const struct scan *s, uint16_t seg)
+{
+	for (unsigned k = 0; k < s->nseg; k++)
+		if (s->seg_id[k] == seg)
+			return (int)k;
+	return -1;
+}
+
+static bool bus_bit(const uint8_t *map, uint8_t bus)
+{
+	return map[bus / 8] & (1u << (bus % 8));
+}
+
+static void set_bus_bit(uint8_t *map, uint8_t bus)
+{
+	map[bus / 8] |= (uint8_t)(1u << (bus % 8));
+}
+
+/* Linux's pcie_downstream_port() (drivers/pci/pci.h, 6.1): the ports
+ * below which only Device 0 is scanned (only_one_child()) */
 static bool pcie_is_downstream_port(const struct pcie_fn *f)
 {
 	return (f->flags & FN_PCIE) &&
 	       (f->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
-		f->pcie_type == PCI_EXP_TYPE_DOWNSTREAM);
+		f->pcie_type == PCI_EXP_TYPE_DOWNSTREAM ||
+		f->pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE);
 }
 
 const char *pcie_type_name(const struct pcie_fn *f)
@@ -186,24 +239,35 @@ static void read_pcie_cap(struct scan *s, struct pcie_fn *f)
 	}
 }
 
+/*
+ * The L1 PM Substates and LTR extended capabilities of every PCI Express
+ * function, wherever present (as Linux's pci_configure_ltr() finds
+ * dev->l1ss for every PCIe function), and on an ARI bus the ARI
+ * capability, all in one walk of the extended list.
+ */
 static void read_ext_caps(struct scan *s, struct pcie_fn *f)
 {
-	static const uint16_t ids[] = { PCI_EXT_CAP_ID_L1SS, PCI_EXT_CAP_ID_LTR };
-	uint16_t pos[2];
+	static const uint16_t ids[] = { PCI_EXT_CAP_ID_L1SS, PCI_EXT_CAP_ID_LTR,
+					PCI_EXT_CAP_ID_ARI };
+	uint16_t pos[3] = { 0, 0, 0 };
 	char b[16];
 	int rc;
 
-	/* L1SS/LTR matter only for functions with a link */
-	if (!(f->flags & FN_PCIE) || (f->flags & (FN_BAD_TYPE | FN_GONE)) ||
-	    f->pcie_type == PCI_EXP_TYPE_RC_END || f->pcie_type == PCI_EXP_TYPE_RC_EC ||
-	    !(f->lnkcap & PCI_EXP_LNKCAP_ASPMS))
+	if (!(f->flags & FN_PCIE) || (f->flags & (FN_BAD_TYPE | FN_GONE)))
 		return;
-	rc = pci_find_ext_caps(s->c, f->addr, ids, pos, 2);
+	rc = pci_find_ext_caps(s->c, f->addr, ids, pos, s->want_ari ? 3 : 2);
 	if (rc == -AE_LOOP) {
 		f->flags |= FN_EXTCAP_LOOP;
 		s->t->problems++;
 		log_warn(rc, "%s: extended capability list loops; stopped walking it",
 			 pci_addr_str(f->addr, b));
+	}
+	if (s->want_ari && pos[2]) {
+		uint16_t cap;
+
+		if (pci_cfg_read16(s->c, f->addr, pos[2] + PCI_ARI_CAP, &cap) == 0 &&
+		    cap != 0xffff)
+			s->ari_next = (int)PCI_ARI_CAP_NFN(cap);
 	}
 	f->ltr = pos[1];
 	if (pos[0]) {
@@ -283,8 +347,8 @@ static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 static bool bridge_window_ok(struct scan *s, struct pcie_fn *f, uint8_t bus,
 			     uint8_t win_lo, uint8_t win_hi)
 {
-	char b[16];
-	int ri;
+	char b[16], b2[16];
+	int k;
 
 	if (f->secondary == 0 && f->subordinate == 0) {
 		log_info("%s: bridge not configured by firmware (bus numbers 0); not followed",
@@ -300,22 +364,81 @@ static bool bridge_window_ok(struct scan *s, struct pcie_fn *f, uint8_t bus,
 			 f->subordinate, bus, win_lo, win_hi);
 		return false;
 	}
-	ri = region_index(s, f->addr.seg, f->secondary);
-	if (ri < 0 || region_index(s, f->addr.seg, f->subordinate) != ri) {
+	/* every bus of the range decoded by some usable region of the
+	 * segment (adjacent regions together are fine) */
+	for (unsigned n = f->secondary; n <= f->subordinate; n++) {
+		if (region_index(s, f->addr.seg, (uint8_t)n) >= 0)
+			continue;
 		f->flags |= FN_BUS_RANGE;
 		s->t->problems++;
 		log_warn(-AE_RANGE, "%s: bridge leads to buses %02x-%02x outside the MCFG range; not followed",
 			 pci_addr_str(f->addr, b), f->secondary, f->subordinate);
 		return false;
 	}
-	if (s->visited[ri][f->secondary / 8] & (1u << (f->secondary % 8))) {
+	k = seg_slot(s, f->addr.seg);
+	if (k < 0)
+		return false;	/* not reached: the bridge's own bus is decoded */
+	if (bus_bit(s->visited[k], f->secondary)) {
+		int o = s->owner[k][f->secondary];
+
 		f->flags |= FN_BUS_DUP;
 		s->t->problems++;
-		log_warn(-AE_EXIST, "%s: secondary bus %02x already claimed by another bridge; not followed",
-			 pci_addr_str(f->addr, b), f->secondary);
+		if (o >= 0 && (unsigned)o < s->t->nfn)
+			log_warn(-AE_EXIST, "%s: secondary bus %02x already claimed by another bridge (%s); not followed",
+				 pci_addr_str(f->addr, b), f->secondary,
+				 pci_addr_str(s->t->fn[o].addr, b2));
+		else
+			log_warn(-AE_EXIST, "%s: secondary bus %02x already scanned as a root bus; not followed",
+				 pci_addr_str(f->addr, b), f->secondary);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Below a port with ARI Forwarding enabled: function 0, then the chain of
+ * ARI Next Function Numbers (PCIe r5.0 sec 7.8.7.2; Linux next_ari_fn()).
+ * The walk stops at an absent function, a function without an ARI
+ * capability, a Next Function Number of 0, or one that does not go up
+ * (a malformed or looping list); going strictly up bounds it to 256
+ * functions.
+ */
+static int scan_ari(struct scan *s, uint16_t seg, uint8_t bus, int parent,
+		    int depth)
+{
+	unsigned fn = 0;
+	char b[16];
+
+	for (;;) {
+		struct pci_addr a = { seg, bus, (uint8_t)fn };
+		uint32_t id, v;
+		uint8_t hdr;
+		int rc;
+
+		if (probe_id(s, a, &id))
+			return 0;
+		if (fn == 0) {
+			pci_cfg_read32(s->c, a, 0x0c, &v);
+			hdr = (uint8_t)(v >> 16);
+		} else {
+			pci_cfg_read8(s->c, a, PCI_HEADER_TYPE, &hdr);
+		}
+		s->want_ari = true;
+		s->ari_next = -1;
+		rc = add_fn(s, a, id, parent, depth, hdr);
+		s->want_ari = false;
+		if (rc)
+			return rc == -AE_NOSPC ? rc : 0;
+		if (s->ari_next <= 0)
+			return 0;
+		if ((unsigned)s->ari_next <= fn) {
+			s->t->problems++;
+			log_warn(-AE_LOOP, "%s: ARI Next Function Number %u does not follow function %u; walk stopped",
+				 pci_addr_str(a, b), (unsigned)s->ari_next, fn);
+			return 0;
+		}
+		fn = (unsigned)s->ari_next;
+	}
 }
 
 static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
@@ -323,35 +446,41 @@ static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 {
 	struct pcie_topo *t = s->t;
 	const struct pcie_fn *pf = parent >= 0 ? &t->fn[parent] : NULL;
-	bool only_dev0 = pf && pcie_is_downstream_port(pf) && !(pf->flags & FN_ARI);
-	int ri = region_index(s, seg, bus);
+	bool only_dev0 = pf && pcie_is_downstream_port(pf);
+	int k = seg_slot(s, seg);
 	unsigned first, last;
 
-	if (ri < 0)
+	if (k < 0 || region_index(s, seg, bus) < 0)
 		return;
-	s->visited[ri][bus / 8] |= (uint8_t)(1u << (bus % 8));
+	set_bus_bit(s->visited[k], bus);
+	s->owner[k][bus] = parent >= 0 ? parent : OWNER_ROOT;
 	first = t->nfn;
-	for (unsigned dev = 0; dev < (only_dev0 ? 1u : 32u); dev++) {
-		struct pci_addr a = { seg, bus, PCI_DEVFN(dev, 0) };
-		unsigned nfunc = 1;
-		uint32_t id, v;
-		uint8_t hdr;
-
-		if (probe_id(s, a, &id))
-			continue;
-		pci_cfg_read32(s->c, a, 0x0c, &v);
-		hdr = (uint8_t)(v >> 16);
-		if ((hdr & PCI_HEADER_TYPE_MFD) || (pf && (pf->flags & FN_ARI)))
-			nfunc = 8;
-		if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
+	if (only_dev0 && (pf->flags & FN_ARI)) {
+		if (scan_ari(s, seg, bus, parent, depth) == -AE_NOSPC)
 			return;
-		for (unsigned fn = 1; fn < nfunc; fn++) {
-			a.devfn = PCI_DEVFN(dev, fn);
+	} else {
+		for (unsigned dev = 0; dev < (only_dev0 ? 1u : 32u); dev++) {
+			struct pci_addr a = { seg, bus, PCI_DEVFN(dev, 0) };
+			unsigned nfunc = 1;
+			uint32_t id, v;
+			uint8_t hdr;
+
 			if (probe_id(s, a, &id))
 				continue;
-			pci_cfg_read8(s->c, a, PCI_HEADER_TYPE, &hdr);
+			pci_cfg_read32(s->c, a, 0x0c, &v);
+			hdr = (uint8_t)(v >> 16);
+			if (hdr & PCI_HEADER_TYPE_MFD)
+				nfunc = 8;
 			if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
 				return;
+			for (unsigned fn = 1; fn < nfunc; fn++) {
+				a.devfn = PCI_DEVFN(dev, fn);
+				if (probe_id(s, a, &id))
+					continue;
+				pci_cfg_read8(s->c, a, PCI_HEADER_TYPE, &hdr);
+				if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
+					return;
+			}
 		}
 	}
 	last = t->nfn;
@@ -363,29 +492,55 @@ static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 			continue;
 		if (!bridge_window_ok(s, f, bus, win_lo, win_hi))
 			continue;
+		for (unsigned n = f->secondary; n <= f->subordinate; n++)
+			set_bus_bit(s->claimed[k], (uint8_t)n);
 		scan_bus(s, seg, f->secondary, (int)i, depth + 1, f->secondary,
 			 f->subordinate);
 	}
 }
 
-static void scan_root(struct scan *s, uint16_t seg, uint8_t bus)
+/* A root bus: skipped when already scanned; with !any_bus also when it
+ * lies behind a bridge that was followed (then it is not a root bus). */
+static void scan_root(struct scan *s, uint16_t seg, uint8_t bus, bool any_bus)
 {
-	int ri = region_index(s, seg, bus);
-	char b[16];
-	struct pci_addr a = { seg, bus, 0 };
+	int k = seg_slot(s, seg);
 
-	if (ri < 0) {
+	if (k < 0 || region_index(s, seg, bus) < 0) {
 		log_warn(-AE_RANGE, "root bus %04x:%02x is outside every MCFG region; skipped",
 			 seg, bus);
 		s->t->problems++;
 		return;
 	}
-	if (s->visited[ri][bus / 8] & (1u << (bus % 8)))
+	if (bus_bit(s->visited[k], bus))
 		return;
-	(void)b;
-	(void)a;
+	if (!any_bus && bus_bit(s->claimed[k], bus)) {
+		log_info("root bus %04x:%02x lies behind a bridge that was followed; not scanned as a root",
+			 seg, bus);
+		return;
+	}
 	s->t->nroots++;
 	scan_bus(s, seg, bus, -1, 0, bus, 0xff);
+}
+
+static void add_root(struct scan *s, uint16_t seg, uint8_t bus)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nroot; i++)
+		if (s->root[i].seg == seg && s->root[i].bus == bus)
+			return;
+	if (s->nroot >= ARRAY_SIZE(s->root))
+		return;	/* cannot happen: room for every region and extra root */
+	/* insertion sort by (segment, bus) */
+	for (i = s->nroot; i > 0; i--) {
+		const struct pci_addr *p = &s->root[i - 1];
+
+		if (p->seg < seg || (p->seg == seg && p->bus < bus))
+			break;
+		s->root[i] = *p;
+	}
+	s->root[i] = (struct pci_addr){ seg, bus, 0 };
+	s->nroot++;
 }
 
 /*
@@ -439,6 +594,7 @@ int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
 		   const struct pcie_scan_opts *opts, struct pcie_topo *t)
 {
 	static struct scan s;	/* large (bitmaps); keep it off the stack */
+	unsigned nextra = 0;
 
 	mem_set(&s, 0, sizeof(s));
 	s.c = c;
@@ -450,19 +606,33 @@ int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
 	for (unsigned i = 0; i < s.nr; i++) {
 		if (r[i].flags & MCFG_F_UNUSABLE)
 			continue;
-		scan_root(&s, r[i].segment, r[i].start_bus);
+		if (seg_slot(&s, r[i].segment) < 0)
+			s.seg_id[s.nseg++] = r[i].segment;
+		add_root(&s, r[i].segment, r[i].start_bus);
 	}
 	if (opts) {
-		for (unsigned i = 0; i < opts->nextra_roots && i < ARRAY_SIZE(opts->extra_root); i++)
-			scan_root(&s, opts->extra_root[i].seg, opts->extra_root[i].bus);
-		if (opts->full_scan) {
-			/* every bus not reached through a bridge is a root */
-			for (unsigned i = 0; i < s.nr; i++) {
-				if (r[i].flags & MCFG_F_UNUSABLE)
-					continue;
-				for (unsigned bus = r[i].start_bus; bus <= r[i].end_bus; bus++)
-					scan_root(&s, r[i].segment, (uint8_t)bus);
-			}
+		nextra = opts->nextra_roots;
+		if (nextra > ARRAY_SIZE(opts->extra_root)) {
+			t->problems++;
+			log_warn(-AE_NOSPC, "%u extra root buses given, at most %u are scanned: %u ignored",
+				 nextra, (unsigned)ARRAY_SIZE(opts->extra_root),
+				 nextra - (unsigned)ARRAY_SIZE(opts->extra_root));
+			nextra = ARRAY_SIZE(opts->extra_root);
+		}
+		for (unsigned i = 0; i < nextra; i++)
+			add_root(&s, opts->extra_root[i].seg, opts->extra_root[i].bus);
+	}
+	/* per segment, ascending: bridges claim their buses before a
+	 * higher region start bus or extra root is taken as a root */
+	for (unsigned i = 0; i < s.nroot; i++)
+		scan_root(&s, s.root[i].seg, s.root[i].bus, false);
+	if (opts && opts->full_scan) {
+		/* every bus not reached through a bridge is a root */
+		for (unsigned i = 0; i < s.nr; i++) {
+			if (r[i].flags & MCFG_F_UNUSABLE)
+				continue;
+			for (unsigned bus = r[i].start_bus; bus <= r[i].end_bus; bus++)
+				scan_root(&s, r[i].segment, (uint8_t)bus, true);
 		}
 	}
 	read_ltr_paths(&s);

@@ -83,11 +83,22 @@ int pcie_build_links(struct pcie_topo *t)
 			int usp = p->parent;
 			int above = usp >= 0 ? t->fn[usp].parent : -1;
 
-			if (above < 0 || t->fn[above].down_link < 0)
+			if (above < 0) {
+				/*
+				 * The switch sits directly on a root bus (no
+				 * Root Port: some hosts omit them). Linux
+				 * makes this link a root of its own
+				 * (alloc_pcie_link_state(): no
+				 * pdev->bus->parent->self).
+				 */
+				l->root = (int)t->nlink;
+			} else if (t->fn[above].down_link < 0) {
 				continue;	/* Linux: no parent link state, no link */
-			l->parent = t->fn[above].down_link;
-			l->root = t->link[l->parent].root;
-			l->hops = t->link[l->parent].hops + 1;
+			} else {
+				l->parent = t->fn[above].down_link;
+				l->root = t->link[l->parent].root;
+				l->hops = t->link[l->parent].hops + 1;
+			}
 		}
 		p->down_link = (int)t->nlink;
 		for (int j = first; j < (int)t->nfn; j++)
@@ -154,6 +165,34 @@ uint32_t link_sanity(const struct pcie_topo *t, const struct pcie_link *l)
 	return s;
 }
 
+uint8_t link_regs_state(const struct pcie_topo *t, const struct pcie_link *l)
+{
+	const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
+	uint8_t s = 0;
+
+	if (!(up->flags & FN_PCIE) || !(dn->flags & FN_PCIE))
+		return 0;
+	if (dn->lnkctl & PCI_EXP_LNKCTL_ASPM_L0S)
+		s |= ASPM_STATE_L0S_UP;
+	if (up->lnkctl & PCI_EXP_LNKCTL_ASPM_L0S)
+		s |= ASPM_STATE_L0S_DW;
+	if (up->lnkctl & dn->lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
+		s |= ASPM_STATE_L1;
+	if (up->l1ss && dn->l1ss) {
+		uint32_t e = up->l1ss_ctl1 & dn->l1ss_ctl1;
+
+		if (e & PCI_L1SS_CTL1_ASPM_L1_1)
+			s |= ASPM_STATE_L1_1;
+		if (e & PCI_L1SS_CTL1_ASPM_L1_2)
+			s |= ASPM_STATE_L1_2;
+		if (e & PCI_L1SS_CTL1_PCIPM_L1_1)
+			s |= ASPM_STATE_L1_1_PCIPM;
+		if (e & PCI_L1SS_CTL1_PCIPM_L1_2)
+			s |= ASPM_STATE_L1_2_PCIPM;
+	}
+	return s;
+}
+
 void link_read_state(const struct pcie_topo *t, struct pcie_link *l,
 		     bool blacklist)
 {
@@ -163,6 +202,7 @@ void link_read_state(const struct pcie_topo *t, struct pcie_link *l,
 	l->aspm_support = l->aspm_enabled = l->aspm_default = 0;
 	l->aspm_capable = l->aspm_disable = 0;
 	l->sanity = link_sanity(t, l);
+	l->aspm_bios = link_regs_state(t, l);
 	if (blacklist) {
 		/* Set enabled/disable so that the policy disables ASPM later */
 		l->aspm_enabled = ASPM_STATE_ALL;
@@ -265,6 +305,23 @@ void link_check_latency(struct pcie_topo *t, int ep)
 			l->aspm_capable &= (uint8_t)~ASPM_STATE_L1;
 		switch_lat += 1000;
 		li = l->parent;
+	}
+}
+
+void link_check_link_latency(struct pcie_topo *t, int li)
+{
+	const struct pcie_link *l = &t->link[li];
+
+	if (l->aspm_disable == ASPM_STATE_ALL ||
+	    !(t->fn[l->up].lnkcap & t->fn[l->down].lnkcap & PCI_EXP_LNKCAP_ASPMS))
+		return;
+	for (int j = l->down_first; j < (int)t->nfn; j++) {
+		const struct pcie_fn *f = &t->fn[j];
+
+		if (f->parent != l->up || (f->flags & FN_REMOVED))
+			continue;
+		if (is_endpoint(f))
+			link_check_latency(t, j);
 	}
 }
 

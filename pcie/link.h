@@ -25,6 +25,13 @@ void link_read_state(const struct pcie_topo *t, struct pcie_link *l,
  * under root (root < 0: all links), resetting capable = support first.
  * init: as at link initialisation (skip blacklisted and non-ASPM links). */
 void link_check_latency(struct pcie_topo *t, int ep);
+/* As pcie_aspm_cap_init() does at one link's initialisation: check the
+ * endpoints on link li (nothing on a blacklisted or non-ASPM link). */
+void link_check_link_latency(struct pcie_topo *t, int li);
+/* ASPM states enabled in the cached registers of the link's ends (L0s per
+ * direction, L1 and L1SS only where both ends have them), whatever the
+ * sanity checks say: what the records call "bios". */
+uint8_t link_regs_state(const struct pcie_topo *t, const struct pcie_link *l);
 void link_check_all_latencies(struct pcie_topo *t, int root, bool init);
 
 #endif

@@ -7,8 +7,10 @@
  * Linux commit 2f671e2dbff6 for clear and notouch. Differences, on
  * purpose: nothing is written where the register already holds the
  * target (Linux rewrites Common Clock Configuration and retrains even
- * when nothing changes), and L1 PM Substates enables change only while
- * ASPM L1 is disabled at both ends (PCIe r5.0 sec 5.5.4).
+ * when nothing changes), L1 PM Substates enables change only while
+ * ASPM L1 is disabled at both ends (PCIe r5.0 sec 5.5.4), they are
+ * cleared on blacklisted links too, and outside keep every downstream
+ * function gets the link's value (docs/policy.md).
  *
  * The planner keeps a model of each register (the values cached in
  * struct pcie_fn), updates it as it plans, and emits a write only when
@@ -201,7 +203,11 @@ static int set_l1ss(struct aspm_plan *p, struct pcie_topo *t, int fn, int link,
 		if ((t)->fn[j].parent == (l)->up && !((t)->fn[j].flags & FN_REMOVED))
 
 /* the functions of a link whose L1SS Control config_link() writes */
-#define L1SS_FN(l, j, clear)	((clear) || (j) == (l)->down)
+#define L1SS_FN(l, j, all)	((all) || (j) == (l)->down)
+
+/* How config_link() looks at a link */
+#define CFG_CLEAR	(1u << 0)	/* "clear": every register, every L1SS function */
+#define CFG_EVERY_FN	(1u << 1)	/* no link-level "already there" shortcut */
 
 static uint32_t state_to_l1ss(uint8_t s)
 {
@@ -229,13 +235,25 @@ static uint32_t state_to_l1ss(uint8_t s)
  *  - enabling L1: L1SS first, then the upstream port, then downstream.
  */
 static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
-		       uint8_t state, enum aspm_step down_step, bool clear)
+		       uint8_t state, enum aspm_step down_step, unsigned how)
 {
 	struct pcie_link *l = &t->link[li];
-	int up = l->up, dn = l->down;
+	int up = l->up;
 	uint16_t up_bits = 0, dn_bits = 0;
 	uint32_t l1ss_target = 0;
 	bool l1ss_change = false, l1_on = false;
+	bool clear = how & CFG_CLEAR;
+	/*
+	 * A blacklisted link (non-PCIe function, pre-1.1 unless forced) has
+	 * its ASPM cleared; its L1 PM Substates go too (the issue: cleared
+	 * wherever ASPM is cleared), on every function that has them, once
+	 * L1 is off at both ends (PCIe r5.0 sec 5.5.4). Linux 6.1 leaves
+	 * them: aspm_capable is 0 there, so pcie_config_aspm_l1ss() is
+	 * skipped (docs/policy.md).
+	 */
+	bool bl = l->aspm_disable == ASPM_STATE_ALL;
+	bool l1ss_all = clear || bl;
+	enum aspm_step up_step = down_step == STEP_TEARDOWN ? STEP_TEARDOWN : STEP_ASPM_UP;
 	int rc = 0;
 
 	if (!(state & ASPM_STATE_L1))
@@ -251,10 +269,13 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 	/*
 	 * pcie_config_aspm_link(): nothing to do when the link is already
 	 * in the requested state (link->aspm_enabled, read from function 0
-	 * and the upstream port): bits the BIOS left on other functions
-	 * stay. "clear" (pcie_aspm_clear_link()) looks at every register.
+	 * and the upstream port). Under keep that is the BIOS state, and the
+	 * bits the BIOS left on other functions stay, as in Linux. Every
+	 * other action looks at every register: all functions on the
+	 * downstream side end with the same value (the issue; Linux 6.1
+	 * compares only the link's aggregated state, docs/policy.md).
 	 */
-	if (!clear && l->aspm_enabled == state)
+	if (!(how & (CFG_CLEAR | CFG_EVERY_FN)) && l->aspm_enabled == state)
 		return 0;
 	l1ss_target = state_to_l1ss(state);
 	/* Linux touches L1SS only where the link is L1SS capable, and then
@@ -263,29 +284,27 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 	if (t->fn[up].l1ss && (t->fn[up].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
 		l1ss_change = true;
 	for_each_down(t, l, j)
-		if (L1SS_FN(l, j, clear) && t->fn[j].l1ss &&
+		if (L1SS_FN(l, j, l1ss_all) && t->fn[j].l1ss &&
 		    (t->fn[j].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
 			l1ss_change = true;
-	if (!clear && !(l->aspm_capable & ASPM_STATE_L1SS))
+	if (!l1ss_all && !(l->aspm_capable & ASPM_STATE_L1SS))
 		l1ss_change = false;
 	if (t->fn[up].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
 		l1_on = true;
 	for_each_down(t, l, j)
 		if (t->fn[j].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
 			l1_on = true;
-	(void)dn;
 
 	if (!(state & ASPM_STATE_L1)) {
 		/* disabling L1 (or it stays off): downstream first */
 		for_each_down(t, l, j)
 			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
 						   PCI_EXP_LNKCTL_ASPMC, dn_bits);
-		rc = rc ? rc : set_lnkctl(p, t, up, li, down_step == STEP_TEARDOWN ?
-					   STEP_TEARDOWN : STEP_ASPM_UP,
+		rc = rc ? rc : set_lnkctl(p, t, up, li, up_step,
 					   PCI_EXP_LNKCTL_ASPMC, up_bits);
 		if (l1ss_change) {
 			for_each_down(t, l, j)
-				if (L1SS_FN(l, j, clear))
+				if (L1SS_FN(l, j, l1ss_all))
 					rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
 								 l1ss_target);
 			rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
@@ -296,8 +315,7 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		for_each_down(t, l, j)
 			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
 						   PCI_EXP_LNKCTL_ASPM_L1, 0);
-		rc = rc ? rc : set_lnkctl(p, t, up, li, down_step == STEP_TEARDOWN ?
-					   STEP_TEARDOWN : STEP_ASPM_UP,
+		rc = rc ? rc : set_lnkctl(p, t, up, li, up_step,
 					   PCI_EXP_LNKCTL_ASPM_L1, 0);
 	}
 	if (l1ss_change) {
@@ -306,20 +324,22 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		uint32_t keep_only = l1ss_target;
 
 		for_each_down(t, l, j)
-			if (L1SS_FN(l, j, clear))
+			if (L1SS_FN(l, j, l1ss_all))
 				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
 							 t->fn[j].l1ss_ctl1 & keep_only & 0xf);
 		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS,
 					 t->fn[up].l1ss_ctl1 & keep_only & 0xf);
 		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
 		for_each_down(t, l, j)
-			if (L1SS_FN(l, j, clear))
+			if (L1SS_FN(l, j, l1ss_all))
 				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
 	}
-	/* enabling L1: upstream port first */
-	rc = rc ? rc : set_lnkctl(p, t, up, li, STEP_ASPM_UP, PCI_EXP_LNKCTL_ASPMC, up_bits);
+	/* enabling L1: upstream port first; parent-path writes during a
+	 * teardown are labelled "teardown" whichever way they go */
+	rc = rc ? rc : set_lnkctl(p, t, up, li, up_step, PCI_EXP_LNKCTL_ASPMC, up_bits);
 	for_each_down(t, l, j)
-		rc = rc ? rc : set_lnkctl(p, t, j, li, STEP_ASPM_DOWN,
+		rc = rc ? rc : set_lnkctl(p, t, j, li, down_step == STEP_TEARDOWN ?
+					   STEP_TEARDOWN : STEP_ASPM_DOWN,
 					   PCI_EXP_LNKCTL_ASPMC, dn_bits);
 	return rc;
 }
@@ -346,7 +366,7 @@ static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
 	case ASPM_NOTOUCH:
 		/* a blacklisted link's "enabled" is the ALL sentinel, not
 		 * what the hardware holds: nothing changes, so report BIOS */
-		return l->aspm_disable == ASPM_STATE_ALL ? l->aspm_default :
+		return l->aspm_disable == ASPM_STATE_ALL ? l->aspm_bios :
 							    l->aspm_enabled;
 	case ASPM_CLEAR:
 		return 0;
@@ -382,48 +402,60 @@ static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
 /* ---------------------------------------------------------- common clock */
 
 /*
- * pcie_aspm_configure_common_clock(): when both ends take their reference
- * clock from the slot (Link Status Slot Clock Configuration, PCIe r5.0
- * sec 7.5.3.8), set Common Clock Configuration on every function of the
- * link, downstream first, then retrain the link so that the new exit
- * latencies take effect (sec 7.5.3.7).
+ * pcie_aspm_configure_common_clock() for one link: when both ends take
+ * their reference clock from the slot (Link Status Slot Clock
+ * Configuration, PCIe r5.0 sec 7.5.3.8), set Common Clock Configuration
+ * on every function of the link, downstream first, then retrain the link
+ * so that the new exit latencies take effect (sec 7.5.3.7).
  */
+static int plan_ccc_link(struct pcie_topo *t, int li, struct aspm_plan *p)
+{
+	struct pcie_link *l = &t->link[li];
+	struct pcie_fn *up = &t->fn[l->up];
+	bool same = true;
+	uint16_t ccc;
+	unsigned before = p->n;
+	int rc = 0;
+
+	if (l->removed || l->aspm_disable == ASPM_STATE_ALL)
+		return 0;	/* blacklisted: pcie_aspm_cap_init() bails */
+	if (!(up->lnkcap & t->fn[l->down].lnkcap & PCI_EXP_LNKCAP_ASPMS))
+		return 0;
+	if (!(t->fn[l->down_first].lnksta & PCI_EXP_LNKSTA_SLC) ||
+	    !(up->lnksta & PCI_EXP_LNKSTA_SLC))
+		same = false;
+	ccc = same ? PCI_EXP_LNKCTL_CCC : 0;
+	for_each_down(t, l, j)
+		rc = rc ? rc : set_lnkctl(p, t, j, li, STEP_CCC,
+					   PCI_EXP_LNKCTL_CCC, ccc);
+	rc = rc ? rc : set_lnkctl(p, t, l->up, li, STEP_CCC,
+				   PCI_EXP_LNKCTL_CCC, ccc);
+	if (!rc && p->n != before) {
+		uint32_t model = up->lnkctl;
+
+		/* Retrain Link: written as 1, reads back 0 */
+		rc = plan_add(p, l->up, li, up->pcie_cap + PCI_EXP_LNKCTL, 2,
+			      STEP_RETRAIN, PCI_EXP_LNKCTL_RL,
+			      PCI_EXP_LNKCTL_RL, &model);
+	}
+	return rc;
+}
+
+int aspm_plan_common_clock_link(struct pcie_topo *t, enum aspm_action act,
+				int li, struct aspm_plan *p)
+{
+	if (act != ASPM_KEEP && act != ASPM_FORCE)
+		return 0;
+	return plan_ccc_link(t, li, p);
+}
+
 int aspm_plan_common_clock(struct pcie_topo *t, enum aspm_action act,
 			   struct aspm_plan *p)
 {
 	int rc = 0;
 
-	if (act != ASPM_KEEP && act != ASPM_FORCE)
-		return 0;
-	for (unsigned li = 0; li < t->nlink && !rc; li++) {
-		struct pcie_link *l = &t->link[li];
-		struct pcie_fn *up = &t->fn[l->up];
-		bool same = true;
-		uint16_t ccc;
-		unsigned before = p->n;
-
-		if (l->removed || l->aspm_disable == ASPM_STATE_ALL)
-			continue;	/* blacklisted: pcie_aspm_cap_init() bails */
-		if (!(up->lnkcap & t->fn[l->down].lnkcap & PCI_EXP_LNKCAP_ASPMS))
-			continue;
-		if (!(t->fn[l->down_first].lnksta & PCI_EXP_LNKSTA_SLC) ||
-		    !(up->lnksta & PCI_EXP_LNKSTA_SLC))
-			same = false;
-		ccc = same ? PCI_EXP_LNKCTL_CCC : 0;
-		for_each_down(t, l, j)
-			rc = rc ? rc : set_lnkctl(p, t, j, (int)li, STEP_CCC,
-						   PCI_EXP_LNKCTL_CCC, ccc);
-		rc = rc ? rc : set_lnkctl(p, t, l->up, (int)li, STEP_CCC,
-					   PCI_EXP_LNKCTL_CCC, ccc);
-		if (!rc && p->n != before) {
-			uint32_t model = up->lnkctl;
-
-			/* Retrain Link: written as 1, reads back 0 */
-			rc = plan_add(p, l->up, (int)li,
-				      up->pcie_cap + PCI_EXP_LNKCTL, 2, STEP_RETRAIN, PCI_EXP_LNKCTL_RL,
-				      PCI_EXP_LNKCTL_RL, &model);
-		}
-	}
+	for (unsigned li = 0; li < t->nlink && !rc; li++)
+		rc = aspm_plan_common_clock_link(t, act, (int)li, p);
 	return rc;
 }
 
@@ -462,9 +494,91 @@ static uint32_t link_reasons(const struct pcie_topo *t, const struct pcie_link *
 		r |= REASON_L1_LAT;
 	if (act == ASPM_KEEP && (l->aspm_capable & ~target & (ASPM_STATE_L0S | ASPM_STATE_L1)))
 		r |= REASON_BIOS_OFF;
+	/* substates the BIOS left off on a link that keeps L1 (where L1
+	 * goes, they go with it, for L1's reason) */
+	if (act == ASPM_KEEP && (target & ASPM_STATE_L1) &&
+	    (l->aspm_support & ASPM_STATE_L1SS & ~target))
+		r |= REASON_L1SS_BIOS_OFF;
 	if (act == ASPM_FORCE && (l->aspm_support & ASPM_STATE_L1SS))
 		r |= REASON_L1SS_NOT_FORCED;
 	return r;
+}
+
+static unsigned cfg_how(enum aspm_action act)
+{
+	if (act == ASPM_CLEAR)
+		return CFG_CLEAR;
+	return act == ASPM_KEEP ? 0 : CFG_EVERY_FN;
+}
+
+/* pcie_config_aspm_path(): link li, then every link above it */
+static int config_path(struct pcie_topo *t, enum aspm_action act, int li,
+		       struct aspm_plan *p)
+{
+	int rc = 0;
+	unsigned guard = 0;
+
+	for (int pl = li; pl >= 0 && !rc && guard++ < t->nlink; pl = t->link[pl].parent) {
+		struct pcie_link *l = &t->link[pl];
+		uint8_t target = link_target(l, act);
+
+		if (l->removed)
+			break;
+		rc = config_link(p, t, pl, target, STEP_ASPM_DOWN, cfg_how(act));
+		/* software's view from now on, as Linux's link->aspm_enabled */
+		l->aspm_enabled = target;
+	}
+	return rc;
+}
+
+static int config_link_clkpm(struct pcie_topo *t, enum aspm_action act, int li,
+			     struct aspm_plan *p)
+{
+	struct pcie_link *l = &t->link[li];
+	bool clk = clkpm_target(l, act);
+	int rc = 0;
+
+	/* pcie_set_clkpm(): nothing when the link's Clock PM state (every
+	 * function capable and enabled) is already the target; "clear"
+	 * clears CLKREQ# wherever it is set */
+	if (act == ASPM_CLEAR || clk != l->clkpm_enabled)
+		rc = config_clkpm(p, t, li, clk);
+	l->clkpm_enabled = clk;
+	return rc;
+}
+
+int aspm_plan_link_init(struct pcie_topo *t, enum aspm_action act, int li,
+			struct aspm_plan *p)
+{
+	struct pcie_link *l = &t->link[li];
+	int rc;
+
+	if (l->removed)
+		return 0;
+	/* pcie_aspm_cap_init(): the state as it is now (after Common Clock
+	 * Configuration), capable = support, this link's endpoints checked
+	 * along their path to the root */
+	link_read_state(t, l, blacklisted(t, l, act));
+	link_check_link_latency(t, li);
+	if (act == ASPM_NOTOUCH)
+		return 0;
+	p->action = act;
+	rc = config_path(t, act, li, p);
+	return rc ? rc : config_link_clkpm(t, act, li, p);
+}
+
+void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
+		       enum aspm_action act, struct aspm_link_plan *lp)
+{
+	for (unsigned li = 0; li < t->nlink && lp; li++) {
+		const struct pcie_link *l = &t->link[li];
+
+		if (l->removed)
+			continue;
+		lp[li].target = link_target(l, act);
+		lp[li].clkpm_target = clkpm_target(l, act);
+		lp[li].reasons = link_reasons(t, l, in, act, lp[li].target);
+	}
 }
 
 int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
@@ -474,33 +588,21 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 	int rc = 0;
 
 	p->action = act;
-	for (unsigned li = 0; li < t->nlink; li++) {
+	/* the targets do not depend on the order below: link_target() of
+	 * a link reads only its own state */
+	aspm_plan_records(t, in, act, lp);
+	if (act == ASPM_NOTOUCH)
+		return 0;	/* not one config write */
+	for (unsigned li = 0; li < t->nlink && !rc; li++) {
 		struct pcie_link *l = &t->link[li];
 		uint8_t target;
-		bool clk;
 
 		if (l->removed)
 			continue;
 		target = link_target(l, act);
-		clk = clkpm_target(l, act);
-		if (lp) {
-			lp[li].target = target;
-			lp[li].clkpm_target = clk;
-			lp[li].reasons = link_reasons(t, l, in, act, target);
-		}
-		if (act == ASPM_NOTOUCH)
-			continue;	/* not one config write */
-		if (!rc)
-			rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN,
-					 act == ASPM_CLEAR);
-		/* pcie_set_clkpm(): nothing when the link's Clock PM state
-		 * (every function capable and enabled) is already the target;
-		 * "clear" clears CLKREQ# wherever it is set */
-		if (!rc && (act == ASPM_CLEAR || clk != l->clkpm_enabled))
-			rc = config_clkpm(p, t, (int)li, clk);
-		/* software's view from now on, as Linux's link->aspm_enabled */
+		rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN, cfg_how(act));
+		rc = rc ? rc : config_link_clkpm(t, act, (int)li, p);
 		l->aspm_enabled = target;
-		l->clkpm_enabled = clk;
 	}
 	return rc;
 }
@@ -521,9 +623,16 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	if (li < 0 || t->link[li].removed)
 		return 0;
 	l = &t->link[li];
-	/* the link goes with function 0 (link->downstream), not earlier */
-	if (l->down != fn)
+	/* the link goes with function 0 (link->downstream), not earlier:
+	 * say so, with nothing written and nothing dropped */
+	if (l->down != fn) {
+		if (records)
+			out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=0 written=0 reconfigured=- note=not-function-0\n",
+				   pci_addr_str(f->addr, b1),
+				   pci_addr_str(t->fn[l->up].addr, b2),
+				   aspm_action_name(act));
 		return 0;
+	}
 	/*
 	 * pci_destroy_dev() takes the function off its bus before it calls
 	 * pcie_aspm_exit_link_state(): the function itself gets no write,
@@ -538,7 +647,7 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 				   aspm_action_name(act));
 		return 0;
 	}
-	rc = config_link(p, t, li, 0, STEP_TEARDOWN, act == ASPM_CLEAR);
+	rc = config_link(p, t, li, 0, STEP_TEARDOWN, cfg_how(act));
 	l->aspm_enabled = 0;
 	l->removed = true;
 	parent = l->parent;
@@ -546,13 +655,10 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	if (!rc && parent >= 0) {
 		/* pcie_update_aspm_capable() + pcie_config_aspm_path() */
 		link_check_all_latencies(t, root, false);
-		for (int pl = parent; pl >= 0 && !rc; pl = t->link[pl].parent) {
-			uint8_t target = link_target(&t->link[pl], act);
-
-			rc = config_link(p, t, pl, target, STEP_TEARDOWN,
-					 act == ASPM_CLEAR);
-			t->link[pl].aspm_enabled = target;
-		}
+		/* the parent path is configured like any link (steps
+		 * aspm-up, aspm-down, l1ss); only the writes of the link
+		 * that goes are labelled "teardown" */
+		rc = config_path(t, act, parent, p);
 	}
 	if (records)
 		out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=1 written=%u reconfigured=%s\n",

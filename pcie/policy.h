@@ -38,7 +38,7 @@ int aspm_parse_action(const char *s, enum aspm_action *a);
 /* One config write, planned. */
 enum aspm_step {
 	STEP_CCC, STEP_RETRAIN, STEP_ASPM_UP, STEP_ASPM_DOWN, STEP_L1SS,
-	STEP_CLKPM, STEP_TEARDOWN,
+	STEP_CLKPM, STEP_TEARDOWN, STEP_CCC_RESTORE,
 };
 struct aspm_write {
 	int fn;			/* index in topo->fn */
@@ -51,7 +51,8 @@ struct aspm_write {
 	uint32_t val;		/* value to write: (current & ~mask) | bits */
 	/* filled by apply */
 	uint32_t readback;
-	int8_t result;		/* 0 not done, 1 ok, -1 ignored, -2 error */
+	int8_t result;		/* 0 not done, 1 ok, -1 ignored, -2 error,
+				 * -3 timeout (retrain) */
 };
 struct aspm_plan {
 	struct aspm_write *w;
@@ -66,7 +67,13 @@ struct aspm_link_plan {
 	uint8_t target;		/* ASPM state after the plan */
 	bool clkpm_target;
 	uint32_t reasons;	/* REASON_* */
+	uint8_t ccc;		/* ASPM_CCC_*: Common Clock Configuration on this link */
+	uint8_t lnkcap_changed;	/* LNKCAP values that changed after it */
 };
+#define ASPM_CCC_NONE		0	/* no CCC write planned */
+#define ASPM_CCC_PENDING	1	/* planned, not made: latencies are pre-CCC */
+#define ASPM_CCC_DONE		2	/* made and retrained; LNKCAP read again */
+#define ASPM_CCC_TIMEOUT	3	/* retrain timed out; CCC restored */
 #define REASON_FADT		(1u << 0)
 #define REASON_OVERRIDE		(1u << 1)
 #define REASON_OSC		(1u << 2)
@@ -77,16 +84,30 @@ struct aspm_link_plan {
 #define REASON_L0S_DW_LAT	(1u << 7)
 #define REASON_L1_LAT		(1u << 8)
 #define REASON_BIOS_OFF		(1u << 9)
-#define REASON_POLICY		(1u << 10)
 #define REASON_L1SS_NOT_FORCED	(1u << 11)
+#define REASON_L1SS_BIOS_OFF	(1u << 12)
 
 /* Build link state for the action (sanity, BIOS state, latency checks). */
 void aspm_init_links(struct pcie_topo *t, enum aspm_action act);
 /* Plan Common Clock Configuration + retrain (keep and force only). */
 int aspm_plan_common_clock(struct pcie_topo *t, enum aspm_action act,
 			   struct aspm_plan *p);
-/* Plan the ASPM/L1SS/Clock PM writes of every link. lp[] (nlink entries,
- * may be NULL) receives each link's target and reasons. */
+/* The same for one link (keep: Linux initialises links one by one). */
+int aspm_plan_common_clock_link(struct pcie_topo *t, enum aspm_action act,
+				int li, struct aspm_plan *p);
+/* Linux's pcie_aspm_init_link_state() for link li, as keep runs it: read
+ * the link's state again (after its Common Clock Configuration), check
+ * its endpoints' latencies along the path, then pcie_config_aspm_path()
+ * (li, then every link above it) and Clock PM of li. Links must be
+ * initialised parent first (link[] order). */
+int aspm_plan_link_init(struct pcie_topo *t, enum aspm_action act, int li,
+			struct aspm_plan *p);
+/* Fill target/clkpm_target/reasons of lp[] from the links' state. */
+void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
+		       enum aspm_action act, struct aspm_link_plan *lp);
+/* Plan the ASPM/L1SS/Clock PM writes of every link in link[] order (clear,
+ * force, notouch). lp[] (nlink entries, may be NULL) receives each link's
+ * target and reasons. */
 int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 		    enum aspm_action act, struct aspm_plan *p,
 		    struct aspm_link_plan *lp);
@@ -101,6 +122,10 @@ void aspm_print_decision(const struct out *o, const struct aspm_inputs *in,
 			 bool fadt_valid, enum aspm_action act);
 void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
 		     enum aspm_action act, const struct aspm_link_plan *lp);
+/* "aspm ccc" (when lp->ccc says so) and "aspm target" records */
+void aspm_print_ccc(const struct out *o, const struct pcie_topo *t, int li,
+		    const struct aspm_link_plan *lp);
+void aspm_print_targets(const struct out *o, const struct pcie_topo *t, int li);
 void aspm_print_write(const struct out *o, const struct pcie_topo *t,
 		      const struct aspm_write *w, bool applied);
 const char *aspm_step_name(enum aspm_step s);

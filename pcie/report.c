@@ -189,6 +189,13 @@ void report_links(const struct out *o, const struct pcie_topo *t)
 			   clk_cap ? "yes" : "no", clk_on ? "yes" : "no",
 			   (up->l1ss && dn->l1ss) ? "yes" : "no",
 			   dn->ltr ? "yes" : "no");
+		/* LNKCAP Port Number (PCIe r5.0 sec 7.5.3.6), LNKSTA Slot
+		 * Clock Configuration (sec 7.5.3.8) */
+		out_printf(o, "  port number up %u down %u; slot clock up %s down %s\n",
+			   (unsigned)((up->lnkcap & PCI_EXP_LNKCAP_PN) >> PCI_EXP_LNKCAP_PN_SHIFT),
+			   (unsigned)((dn->lnkcap & PCI_EXP_LNKCAP_PN) >> PCI_EXP_LNKCAP_PN_SHIFT),
+			   (up->lnksta & PCI_EXP_LNKSTA_SLC) ? "yes" : "no",
+			   (dn->lnksta & PCI_EXP_LNKSTA_SLC) ? "yes" : "no");
 	}
 }
 
@@ -236,8 +243,8 @@ static void reasons_str(uint32_t r, char *buf, size_t size)
 		{ REASON_L0S_UP_LAT, "l0s-up-latency" },
 		{ REASON_L0S_DW_LAT, "l0s-dw-latency" },
 		{ REASON_L1_LAT, "l1-latency" }, { REASON_BIOS_OFF, "bios-off" },
-		{ REASON_POLICY, "policy" },
 		{ REASON_L1SS_NOT_FORCED, "l1ss-not-forced" },
+		{ REASON_L1SS_BIOS_OFF, "l1ss-bios-off" },
 	};
 
 	buf[0] = '\0';
@@ -258,14 +265,15 @@ void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
 	const struct pcie_link *l = &t->link[li];
 	char up[16], dn[16], sup[64], bios[64], cap[64], tgt[64], rs[160];
 	char l1a[48], l1b[48], l1s[100], clk[16];
+	/* what the BIOS enabled, as read from the registers: a blacklisted
+	 * link has no aspm_default (Linux leaves it 0), so its registers */
+	uint8_t b = l->aspm_disable == ASPM_STATE_ALL ? l->aspm_bios : l->aspm_default;
 
 	aspm_state_str(l->aspm_support, sup, sizeof(sup));
-	/* a blacklisted link's "enabled" is the sentinel ALL: show registers */
-	aspm_state_str(l->aspm_disable == ASPM_STATE_ALL ? 0 : l->aspm_default,
-		       bios, sizeof(bios));
+	aspm_state_str(b, bios, sizeof(bios));
 	aspm_state_str(l->aspm_capable, cap, sizeof(cap));
 	aspm_state_str(lp->target, tgt, sizeof(tgt));
-	aspm_state_str(l->aspm_default & ASPM_STATE_L1SS, l1a, sizeof(l1a));
+	aspm_state_str(b & ASPM_STATE_L1SS, l1a, sizeof(l1a));
 	aspm_state_str(lp->target & ASPM_STATE_L1SS, l1b, sizeof(l1b));
 	before_after(l1s, sizeof(l1s), l1a, l1b);
 	if (!l->clkpm_capable && !l->clkpm_default && !lp->clkpm_target)
@@ -277,7 +285,58 @@ void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
 	out_printf(o, "aspm link up=%s down=%s nfn=%d hops=%d support=%s bios=%s capable=%s action=%s target=%s clkpm=%s l1ss=%s reason=%s\n",
 		   pci_addr_str(t->fn[l->up].addr, up), pci_addr_str(t->fn[l->down].addr, dn),
 		   l->ndown, l->hops, sup, bios, cap, aspm_action_name(act),
-		   act == ASPM_NOTOUCH ? bios : tgt, clk, l1s, rs);
+		   tgt, clk, l1s, rs);
+}
+
+void aspm_print_ccc(const struct out *o, const struct pcie_topo *t, int li,
+		    const struct aspm_link_plan *lp)
+{
+	static const char *const res[] = {
+		[ASPM_CCC_PENDING] = "pending", [ASPM_CCC_DONE] = "done",
+		[ASPM_CCC_TIMEOUT] = "timeout",
+	};
+	const struct pcie_link *l = &t->link[li];
+	char up[16], dn[16];
+
+	if (lp->ccc == ASPM_CCC_NONE || lp->ccc >= ARRAY_SIZE(res))
+		return;
+	out_printf(o, "aspm ccc up=%s down=%s result=%s lnkcap=%s\n",
+		   pci_addr_str(t->fn[l->up].addr, up),
+		   pci_addr_str(t->fn[l->down].addr, dn), res[lp->ccc],
+		   lp->ccc == ASPM_CCC_PENDING ? "pre-ccc" :
+		   lp->lnkcap_changed ? "changed" : "same");
+}
+
+static void print_target(const struct out *o, const struct pcie_topo *t,
+			 const struct pcie_link *l, int fn, const char *end)
+{
+	const struct pcie_fn *f = &t->fn[fn];
+	char a[16], up[16], ss[16];
+
+	if (f->flags & FN_REMOVED)
+		return;
+	if (f->l1ss)
+		fmt_snprintf(ss, sizeof(ss), "0x%08x", f->l1ss_ctl1);
+	else
+		fmt_snprintf(ss, sizeof(ss), "-");
+	if (f->flags & FN_PCIE)
+		out_printf(o, "aspm target fn=%s up=%s end=%s lnkctl=0x%04x l1ss=%s\n",
+			   pci_addr_str(f->addr, a), pci_addr_str(t->fn[l->up].addr, up),
+			   end, f->lnkctl, ss);
+	else
+		out_printf(o, "aspm target fn=%s up=%s end=%s lnkctl=- l1ss=-\n",
+			   pci_addr_str(f->addr, a), pci_addr_str(t->fn[l->up].addr, up),
+			   end);
+}
+
+void aspm_print_targets(const struct out *o, const struct pcie_topo *t, int li)
+{
+	const struct pcie_link *l = &t->link[li];
+
+	print_target(o, t, l, l->up, "up");
+	for (int j = l->down_first; j < (int)t->nfn; j++)
+		if (t->fn[j].parent == l->up)
+			print_target(o, t, l, j, "down");
 }
 
 void report_link_records(const struct out *o, const struct pcie_topo *t,
@@ -286,6 +345,12 @@ void report_link_records(const struct out *o, const struct pcie_topo *t,
 	for (unsigned li = 0; li < t->nlink; li++)
 		if (!t->link[li].removed)
 			aspm_print_link(o, t, (int)li, act, &lp[li]);
+	for (unsigned li = 0; li < t->nlink; li++)
+		if (!t->link[li].removed)
+			aspm_print_ccc(o, t, (int)li, &lp[li]);
+	for (unsigned li = 0; li < t->nlink; li++)
+		if (!t->link[li].removed)
+			aspm_print_targets(o, t, (int)li);
 }
 
 const char *aspm_step_name(enum aspm_step s)
@@ -294,7 +359,7 @@ const char *aspm_step_name(enum aspm_step s)
 		[STEP_CCC] = "ccc", [STEP_RETRAIN] = "retrain",
 		[STEP_ASPM_UP] = "aspm-up", [STEP_ASPM_DOWN] = "aspm-down",
 		[STEP_L1SS] = "l1ss", [STEP_CLKPM] = "clkpm",
-		[STEP_TEARDOWN] = "teardown",
+		[STEP_TEARDOWN] = "teardown", [STEP_CCC_RESTORE] = "ccc-restore",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "?";
@@ -315,6 +380,10 @@ void aspm_print_write(const struct out *o, const struct pcie_topo *t,
 		out_printf(o, " readback=0x%0*x ok\n", digits, w->readback);
 	else if (w->result == -1)
 		out_printf(o, " readback=0x%0*x ignored\n", digits, w->readback);
+	else if (w->result == -3)
+		out_printf(o, " readback=0x%0*x timeout\n", digits, w->readback);
+	else if (w->result == 0)
+		out_puts(o, " readback=- not-done\n");
 	else
 		out_puts(o, " readback=- error\n");
 }

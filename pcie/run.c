@@ -4,6 +4,62 @@
 #include "../lib/err.h"
 #include "../lib/log.h"
 
+/* lp[].ccc from the plan's retrain writes */
+static void note_ccc(struct aspm_run *r, unsigned from, bool write)
+{
+	for (unsigned i = from; i < r->plan.n; i++) {
+		const struct aspm_write *w = &r->plan.w[i];
+
+		if (w->step != STEP_RETRAIN || w->link < 0)
+			continue;
+		if (!write)
+			r->lp[w->link].ccc = ASPM_CCC_PENDING;
+		else
+			r->lp[w->link].ccc = w->result == -3 ? ASPM_CCC_TIMEOUT :
+							      ASPM_CCC_DONE;
+	}
+}
+
+/* After a link's Common Clock writes were made: exit latencies may change
+ * with the clock (PCIe r5.0 sec 7.5.3.6), read them again. */
+static void reread_after_ccc(struct pci_cfg *c, struct aspm_run *r, int li)
+{
+	unsigned n = aspm_reread_link_lnkcap(c, r->topo, li);
+
+	r->lp[li].lnkcap_changed = (uint8_t)(n > 255 ? 255 : n);
+	r->lnkcap_changed += n;
+}
+
+/*
+ * keep: Linux's order (pcie_aspm_init_link_state() per link, parents
+ * first): Common Clock Configuration + retrain of the link, its LNKCAP
+ * read again, its endpoints' latencies checked, then
+ * pcie_config_aspm_path() from the link up to the root and its Clock PM.
+ * Under apply each step's writes are made before the next is planned.
+ */
+static int keep_phase(struct pci_cfg *c, struct aspm_run *r, bool write)
+{
+	struct pcie_topo *t = r->topo;
+	int rc = 0;
+
+	for (unsigned li = 0; li < t->nlink; li++) {
+		unsigned from = r->plan.n;
+
+		rc = aspm_plan_common_clock_link(t, r->action, (int)li, &r->plan) ?: rc;
+		if (write && r->plan.n > from) {
+			rc = aspm_apply(c, t, &r->plan, from, r->env, &r->st) ?: rc;
+			reread_after_ccc(c, r, (int)li);
+		}
+		note_ccc(r, from, write);
+		from = r->plan.n;
+		rc = aspm_plan_link_init(t, r->action, (int)li, &r->plan) ?: rc;
+		if (write && r->plan.n > from)
+			rc = aspm_apply(c, t, &r->plan, from, r->env, &r->st) ?: rc;
+	}
+	aspm_plan_records(t, &r->in, r->action, r->lp);
+	return rc;
+}
+
 static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 		      const struct out *o)
 {
@@ -11,19 +67,32 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	unsigned ccc_end;
 	int rc;
 
+	for (unsigned li = 0; li < t->nlink; li++)
+		r->lp[li] = (struct aspm_link_plan){ 0 };
+	r->plan.action = r->action;
+	if (r->action == ASPM_KEEP) {
+		rc = keep_phase(c, r, write);
+		report_link_records(o, t, r->action, r->lp);
+		return rc;
+	}
+	/* force (and clear, notouch: no Common Clock there): every link's
+	 * Common Clock first, as the kernel's boot does before
+	 * pci_enable_device() applies the powersave policy */
 	rc = aspm_plan_common_clock(t, r->action, &r->plan);
 	ccc_end = r->plan.n;
 	if (write && ccc_end) {
 		rc = aspm_apply(c, t, &r->plan, 0, r->env, &r->st) ?: rc;
-		/* exit latencies may change with the clock (PCIe r5.0
-		 * 7.5.3.6): read them again before the latency checks */
-		r->lnkcap_changed = aspm_reread_lnkcap(c, t);
+		for (unsigned i = 0; i < r->plan.n; i++)
+			if (r->plan.w[i].step == STEP_RETRAIN)
+				reread_after_ccc(c, r, r->plan.w[i].link);
+		ccc_end = r->plan.n;	/* restore writes included */
 		if (r->lnkcap_changed) {
 			log_info("%u LNKCAP value(s) changed after Common Clock Configuration; latencies rechecked",
 				 r->lnkcap_changed);
 			link_check_all_latencies(t, -1, true);
 		}
 	}
+	note_ccc(r, 0, write);
 	rc = aspm_plan_links(t, &r->in, r->action, &r->plan, r->lp) ?: rc;
 	if (write && r->plan.n > ccc_end)
 		rc = aspm_apply(c, t, &r->plan, ccc_end, r->env, &r->st) ?: rc;

@@ -94,6 +94,8 @@ struct pcie_link {
 	uint8_t aspm_capable;	/* support minus latency failures */
 	uint8_t aspm_default;	/* what the BIOS left */
 	uint8_t aspm_disable;	/* explicitly disabled (sanity) */
+	uint8_t aspm_bios;	/* enabled in the registers when read, blacklisted
+				 * links included (aspm_default is 0 there) */
 	bool clkpm_capable, clkpm_enabled, clkpm_default, clkpm_disable;
 	bool removed;		/* teardown emulation dropped this link */
 	/* latencies (ns) used by the checks, for the report */
@@ -110,15 +112,20 @@ struct pcie_topo {
 	bool truncated;		/* ran out of fn[] or link[] room */
 };
 
+/* extra root buses: servers have many root bridges and segments */
+#define PCIE_MAX_EXTRA_ROOTS	64
+
 struct pcie_scan_opts {
 	bool full_scan;		/* probe every bus of every MCFG region */
-	/* extra root buses (e.g. from configuration; pxb-pcie on QEMU) */
+	/* extra root buses (e.g. from configuration; pxb-pcie on QEMU);
+	 * more than PCIE_MAX_EXTRA_ROOTS are reported and ignored */
 	unsigned nextra_roots;
-	struct pci_addr extra_root[8];	/* devfn ignored */
+	struct pci_addr extra_root[PCIE_MAX_EXTRA_ROOTS];	/* devfn ignored */
 };
 
-/* Enumerate every usable MCFG region: root bus = the region's start bus
- * (plus extra roots), following firmware-programmed bridges. */
+/* Enumerate every usable MCFG region: root buses = the regions' start
+ * buses plus extra roots, per segment in ascending order, following
+ * firmware-programmed bridges. */
 int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
 		   const struct pcie_scan_opts *opts, struct pcie_topo *t);
 

@@ -11,8 +11,10 @@
 #
 # APP is build/aspmctl.efi.  The efi-stub is built into DIR with
 # tests/efi-stub/build.sh unless --stub is given.  The kernel defaults to
-# KERNEL_UNPATCHED and INITRAMFS of linux/kernel-env.sh; without one, the
-# kernel checks are listed as "skip" (make kernel-unpatched builds it).
+# KERNEL_UNPATCHED and INITRAMFS of linux/kernel-env.sh (make
+# kernel-unpatched builds it; make test does, in its kernel suite); when
+# there is none, the Linux checks FAIL, unless --no-kernel lists them as
+# "skip".
 # Boots run N at a time (default 2) on tests/qemu/topologies/default.topo,
 # each in DIR/NAME (run.sh's output: serial.log, trace.log, esp/, status);
 # files the app writes go to FAT images (DIR/img/*.img, read back with
@@ -62,9 +64,11 @@ if [ $use_kernel -eq 1 ] && [ -z "$kernel" ]; then
 	initrd=$("$root/linux/kernel-env.sh" --get INITRAMFS 2>/dev/null || true)
 fi
 if [ $use_kernel -eq 0 ] || [ ! -f "$kernel" ] || [ ! -f "$initrd" ]; then
-	[ $use_kernel -eq 0 ] || echo "product: no kernel at '${kernel:-?}' / initrd '${initrd:-?}' (make kernel-unpatched): kernel checks skipped"
+	[ $use_kernel -eq 0 ] || echo "product: no kernel at '${kernel:-?}' / initrd '${initrd:-?}' (make kernel-unpatched): the Linux checks fail (--no-kernel skips them)"
 	kernel='' initrd=''
 fi
+# the checker: 1 kernel present, 0 missing (its checks fail), skip (--no-kernel)
+kernel_mode=$([ -n "$kernel" ] && echo 1 || { [ $use_kernel -eq 1 ] && echo 0 || echo skip; })
 for t in mkfs.vfat mmd mcopy lspci; do
 	command -v $t >/dev/null && continue
 	note "FAIL prerequisites: $t missing (apt-get install dosfstools mtools pciutils)"
@@ -115,7 +119,7 @@ printf 'mkdir fs1:\\EFI\\aspmctl\\aspmctl.conf\n' >>"$nsh"
 sec conf-unreadable 0x0 'unreadable conf' "$B boot --next \\stub.efi --next-options \"unreadable conf\""
 printf 'rm -q fs1:\\EFI\\aspmctl\\aspmctl.conf\n' >>"$nsh"
 printf 'cp -q fs1:\\conf\\badvalue.cfg fs1:\\EFI\\aspmctl\\aspmctl.conf\n' >>"$nsh"
-sec conf-bad-value 0x0 'after bad value' "$B"
+sec conf-bad-value 0x0 'after bad value' "$B boot"
 printf 'rm -q fs1:\\EFI\\aspmctl\\aspmctl.conf\n' >>"$nsh"
 printf 'cp -q fs1:\\conf\\big.cfg fs1:\\EFI\\aspmctl\\aspmctl.conf\n' >>"$nsh"
 sec conf-too-long 0x0 'too long conf' "$B boot --next \\stub.efi --next-options \"too long conf\""
@@ -164,13 +168,19 @@ extra() {
 	cat >"$d/EFI/aspmctl/aspmctl.conf"
 	echo "$d"
 }
+# (a boot entry with neither a command nor aspmctl.conf has nothing to do)
+x_report=$(printf 'command = report\n' | extra report)
 x_plan=$(printf 'command = plan\npolicy = force\n' | extra plan)
 x_apply=$(printf 'command = apply\npolicy = force\n' | extra apply)
 B64=EFI/BOOT/BOOTX64.EFI
 C=EFI/aspmctl/aspmctl.conf
 chain_opts='alpha beta=2 "gamma delta" \x\y.txt'
+# saved as Windows Notepad does ("Unicode": UTF-16LE with a BOM, CRLF), a
+# '/' path and a quoted value: the app must read it as the plain file
+utf16() { python3 -c 'import sys; t = sys.stdin.read().replace("\n", "\r\n"); sys.stdout.buffer.write(("\ufeff" + t).encode("utf-16-le"))'; }
 i_chain=$(mkimg chain-stub "$app" $B64 "$stub" stub.efi "$(printf '%s\n' '# chainload the efi-stub' \
-	'command = boot' 'policy = force' 'next = \stub.efi' "next-options = $chain_opts" | conf chain-stub)" $C)
+	'command = boot' 'policy = force  # a comment' 'next = /stub.efi' "next-options = '$chain_opts'" |
+	utf16 | conf chain-stub)" $C)
 i_badconf=$(mkimg bad-conf "$app" $B64 "$stub" stub.efi "$(printf 'command = boot\nthis line has no equals sign\nnext = \\stub.efi\nnext-options = after bad syntax\n' |
 	conf bad-conf)" $C)
 i_missing=$(mkimg missing-next "$app" $B64 "$(printf 'command = boot\nnext = \\EFI\\nope\\missing.efi\n' |
@@ -235,7 +245,7 @@ if [ -n "$stub" ]; then
 	boot missing-next --app "$stub" "${img_args[@]}" --timeout "$tshort" \
 		--until '^efi-stub: load-options|^UEFI Interactive Shell'
 fi
-boot report --app "$app" --trace --timeout "$tshort"
+boot report --app "$app" --esp-extra "$x_report" --trace --timeout "$tshort"
 boot plan --app "$app" --esp-extra "$x_plan" --trace --timeout "$tshort"
 boot apply --app "$app" --esp-extra "$x_apply" --trace --timeout "$tshort"
 wait
@@ -251,7 +261,7 @@ for n in chain-stub missing-next chain-linux chain-linux-fadt; do
 done
 
 # ---------------------------------------------------------------- checks
-ASPMCTL_REPO=$(cd "$here/../.." && pwd) python3 - "$out" "$root" "$guid" "$dumpfile" "${kernel:+1}" "${stub:+1}" \
+ASPMCTL_REPO=$(cd "$here/../.." && pwd) python3 - "$out" "$root" "$guid" "$dumpfile" "$kernel_mode" "${stub:+1}" \
 	>>"$checks" 2>"$out/check.err" <<'PY' || note "FAIL checker crashed: $(tail -n 3 "$out/check.err" | tr '\n' ' ')"
 import os
 import re
@@ -261,8 +271,8 @@ import sys
 sys.path.insert(0, os.path.join(os.environ['ASPMCTL_REPO'], 'tests', 'lib'))
 import testlib  # noqa: E402
 
-out, root, guid, dumpfile, have_kernel, have_stub = sys.argv[1:7]
-have_kernel = have_kernel == '1'
+out, root, guid, dumpfile, kernel_mode, have_stub = sys.argv[1:7]
+have_kernel = kernel_mode == '1'
 have_stub = have_stub == '1'
 FADT_MSG = "ACPI FADT declares the system doesn't support PCIe ASPM, so disable it"
 
@@ -274,6 +284,14 @@ def say(good, what):
 
 def skip(what):
     print('skip ' + what)
+
+
+def no_kernel(what):
+    """Linux checks without a kernel: skipped only on --no-kernel."""
+    if kernel_mode == 'skip':
+        skip(what + ': no kernel (--no-kernel)')
+    else:
+        say(False, what + ': no kernel (make kernel-unpatched, or --no-kernel to skip)')
 
 
 def read(path):
@@ -316,6 +334,14 @@ def done_status(lines):
     """EFI status of the last 'aspmctl: done' line."""
     st = [l for l in lines if l.startswith('aspmctl: done status=')]
     return int(st[-1].split('=')[1], 16) if st else None
+
+
+def done_ok(lines):
+    """Success, or what a boot entry returns after a command that starts
+    no next loader: EFI_NOT_FOUND, so that the boot manager moves on."""
+    st = done_status(lines)
+    return st == 0 or (st == 0x800000000000000E and any(
+        re.match(r"^aspmctl: '\w+' from a boot entry starts no next loader", l) for l in lines))
 
 
 def summary(lines):
@@ -436,6 +462,16 @@ say(cmds and opts and not missing,
     + (f'; missing: {" ".join(missing)}' if missing else ''))
 wide = [l for l in sl('help') if len(l) > 80]
 say(sl('help') and not wide, 'shell: -h fits 80 columns' + (f'; {len(wide)} wider lines' if wide else ''))
+# the report is for people on an 80-column serial console; the records
+# ("aspm ...", "fn ...") are single long lines by design, one per fact,
+# for grep (README "Output")
+for n in ('report', 'report-v', 'plan'):
+    human = [l for l in sl(n) if not l.startswith('aspm ') and not l.startswith('fn ')]
+    wide = [l for l in human if len(l) > 80]
+    recs = len(sl(n)) - len(human)
+    say(human and recs and not wide,
+        f'shell: {n}: all {len(human)} human-facing lines fit 80 columns ({recs} records are not wrapped)'
+        + (f'; {len(wide)} wider: ' + ' | '.join(f'{len(l)}: {l}' for l in wide[:3]) if wide else ''))
 
 # ================================================================ 7. boot-mode errors (Shell)
 def stub_saw(lines, opts):
@@ -485,7 +521,7 @@ if have_kernel:
     k61 = [l for l in k if 'FADT indicates ASPM is unsupported' in l]
     say(bool(k61), 'shell: ... and 6.1\'s "FADT indicates ASPM is unsupported, using BIOS configuration"')
 else:
-    skip('shell: Linux after fadt --set-no-aspm: no kernel')
+    no_kernel('shell: Linux after fadt --set-no-aspm')
 
 # ================================================================ 2. trace
 W = re.compile(r'pci_cfg_write \S+ ([0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)')
@@ -521,7 +557,7 @@ if have_stub:
 else:
     skip('trace: no efi-stub, no baseline')
 
-for name, what in (('report', 'report'), ('plan', 'plan --policy force (aspmctl.conf)')):
+for name, what in (('report', 'report (aspmctl.conf)'), ('plan', 'plan --policy force (aspmctl.conf)')):
     okb = boot(name, what + ', trace')
     w = trace_writes(name)
     lines = serial(name)
@@ -532,7 +568,7 @@ for name, what in (('report', 'report'), ('plan', 'plan --policy force (aspmctl.
     same = w == base
     planned = len([l for l in lines if l.startswith('aspm write ') and l.endswith(' planned')])
     st = [l for l in lines if l.startswith('aspm stats ')]
-    say(same and done_status(lines) == 0 and st and ' writes=0 ' in st[0],
+    say(same and done_ok(lines) and st and ' writes=0 ' in st[0],
         f'{name}: zero config writes: trace has the baseline\'s {len(base)} writes and '
         + ('nothing else' if same else f'{extra:+d} (first difference at #{first_diff(w, base)})')
         + (f'; {planned} writes planned, none made' if name == 'plan' else ''))
@@ -651,6 +687,47 @@ if data is not None:
     say(pcie and not noexp, f'dump: lspci shows a PCI Express capability on each of the {len(pcie)} functions the app flags pcie'
         + (f'; not on {noexp}' if noexp else ''))
 
+    # every PCIe function: the app's own LNKCAP/LNKCTL decoding (the dump
+    # command's "aspm fn-link" records) against lspci's
+    fl = {}
+    for l in sl('dump'):
+        m = re.match(r'^aspm fn-link (\S+) (.*)$', l)
+        if m:
+            fl[m.group(1)] = dict(kv.split('=', 1) for kv in m.group(2).split())
+    nolink = [b for b in pcie if b not in fl]
+    say(pcie and not nolink and set(fl) <= set(pcie),
+        f'dump: an "aspm fn-link" record for each of the {len(pcie)} PCIe functions ({len(fl)} records)'
+        + (f'; none for {nolink}' if nolink else '') + (f'; extra {sorted(set(fl) - set(pcie))}' if set(fl) - set(pcie) else ''))
+    for b in sorted(fl):
+        rec, f = fl[b], lsp.get(b, {})
+        probs = []
+        if rec.get('link') == 'none':
+            if 'lnkcap' in f or 'lnkctl' in f:
+                probs.append('app: no link registers, lspci shows LnkCap/LnkCtl')
+            say(not probs, f'dump/lspci: {b}: no link registers (RCiEP/RCEC), lspci shows none either'
+                + ('; ' + '; '.join(probs) if probs else ''))
+            continue
+        caps = lspci_cap(f)
+        if caps is None or 'lnkctl' not in f:
+            say(False, f'dump/lspci: {b}: lspci shows no LnkCap/LnkCtl, the app decodes {rec}')
+            continue
+        sup = ','.join(x for x in ('L0s', 'L1') if x in caps) or 'none'
+        if sup != rec['support']:
+            probs.append(f'ASPM support lspci {sup} app {rec["support"]}')
+        m0 = re.search(r'Exit Latency L0s ([<>]\d+[nu]s)', f['lnkcap'])
+        m1 = re.search(r'L1 ([<>]\d+[nu]s)', f['lnkcap'])
+        if 'L0s' in caps and (not m0 or lat_ns(m0.group(1)) != app_ns(rec['l0s-exit'])):
+            probs.append(f'L0s exit lspci {m0.group(1) if m0 else "?"} app {rec["l0s-exit"]}')
+        if 'L1' in caps and (not m1 or lat_ns(m1.group(1)) != app_ns(rec['l1-exit'])):
+            probs.append(f'L1 exit lspci {m1.group(1) if m1 else "?"} app {rec["l1-exit"]}')
+        if ('ClockPM+' in f['lnkcap']) != (rec['clkpm'] == 'yes'):
+            probs.append(f'Clock PM capable lspci {"ClockPM+" in f["lnkcap"]} app {rec["clkpm"]}')
+        app_ctl = rec['aspm'] + (' ccc' if rec['ccc'] == 'yes' else '') + (' clkreq' if rec['clkreq'] == 'yes' else '')
+        if lspci_ctl(f) != app_ctl:
+            probs.append(f'LnkCtl lspci {lspci_ctl(f)} app {app_ctl}')
+        say(not probs, f'dump/lspci: {b}: LnkCap ASPM {sup}, exit latencies, Clock PM; LnkCtl {app_ctl}: '
+            'lspci decodes what the app does' + ('; ' + '; '.join(probs) if probs else ''))
+
     # the app's verbose link table (report -v)
     links = []
     rv = sl('report-v')
@@ -727,7 +804,8 @@ if have_stub:
     okb = boot('chain-stub', 'BOOTX64 boot mode -> efi-stub')
     lines = serial('chain-stub')
     opts = 'alpha beta=2 "gamma delta" \\x\\y.txt'
-    say(f'aspmctl: starting \\stub.efi {opts}' in lines, f'chain-stub: app starts \\stub.efi {opts}')
+    say(f'aspmctl: starting \\stub.efi {opts}' in lines, f'chain-stub: app starts \\stub.efi {opts} '
+        '(aspmctl.conf in UTF-16LE with BOM and CRLF, next = /stub.efi, the options in \'...\')')
     say(stub_saw(lines, opts), f'chain-stub: the stub prints exactly the configured options: text="{opts}"')
     ret = [l for l in lines if re.match(r'^aspmctl: \\stub.efi returned', l)]
     say(ret and ret[0].endswith('(EFI status 0x0)'), 'chain-stub: the stub returned success to the app'
@@ -798,8 +876,10 @@ if have_kernel and have_stub:
     linux_checks('chain-linux-fadt', lines, kopts + ' aspmctl.product=chain-linux-fadt')
     say(any(FADT_MSG in l for l in after(lines, r'^aspmctl: starting ')),
         f'chain-linux-fadt: the kernel logs "{FADT_MSG}"')
+elif not have_kernel:
+    no_kernel('chain-linux, chain-linux-fadt (Linux EFI stub chainloaded in boot mode)')
 else:
-    skip('chain-linux, chain-linux-fadt: no kernel (make kernel-unpatched) or no efi-stub')
+    say(False, 'chain-linux, chain-linux-fadt: no efi-stub to boot the test image from')
 PY
 
 # ---------------------------------------------------------------- verdict

@@ -41,7 +41,7 @@ fi
 if [ -z "$log" ]; then
 	rc=0
 	"$here/run.sh" --topology "$topo" --app "$app" --out "$out" --quiet \
-		--timeout "$timeout" >"$out/run.out" 2>&1 || rc=$?
+		--timeout "$timeout" -- report >"$out/run.out" 2>&1 || rc=$?
 	log=$out/serial.log
 	status=$(sed -n 's/^status=\([A-Z]*\).*/\1/p' "$out/status" 2>/dev/null || true)
 	wall=$(sed -n 's/.* wall=\([0-9.]*\).*/\1/p' "$out/status" 2>/dev/null || true)

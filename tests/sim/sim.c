@@ -309,6 +309,26 @@ void sim_ignore_aspm(struct sim_fn *f)
 		f->rw[f->pcie + PCI_EXP_LNKCTL] &= (uint8_t)~PCI_EXP_LNKCTL_ASPMC;
 }
 
+void sim_set_ari_fwd(struct sim_fn *f)
+{
+	if (!f->pcie)
+		return;
+	sim_poke(f, f->pcie + PCI_EXP_DEVCAP2, 4,
+		 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | PCI_EXP_DEVCAP2_ARI);
+	sim_poke(f, f->pcie + PCI_EXP_DEVCTL2, 2,
+		 sim_peek(f, f->pcie + PCI_EXP_DEVCTL2, 2) | PCI_EXP_DEVCTL2_ARI);
+}
+
+/* ARI Extended Capability: Next Function Number in bits 15:8
+ * of the ARI Capability register at +4 */
+uint16_t sim_add_ari(struct sim_fn *f, uint8_t next_fn)
+{
+	uint16_t pos = sim_add_ext_cap(f, PCI_EXT_CAP_ID_ARI, 8);
+
+	sim_poke(f, pos + 4, 2, (uint32_t)next_fn << 8);
+	return pos;
+}
+
 uint16_t sim_lnkctl(struct sim *s, struct pci_addr a)
 {
 	struct sim_fn *f = sim_find(s, a);

@@ -88,6 +88,11 @@ uint16_t sim_add_ltr(struct sim_fn *f);
 void sim_set_ltr_mech(struct sim_fn *f);
 /* Make ASPM Control read-only zero, like QEMU's ports and devices. */
 void sim_ignore_aspm(struct sim_fn *f);
+/* ARI Forwarding Supported and Enabled (Device Capabilities/Control 2),
+ * on a Downstream Port: every device number below it is scanned. */
+void sim_set_ari_fwd(struct sim_fn *f);
+/* ARI extended capability with its Next Function Number; returns its offset. */
+uint16_t sim_add_ari(struct sim_fn *f, uint8_t next_fn);
 
 uint32_t sim_peek(struct sim_fn *f, uint16_t off, unsigned width);
 void sim_poke(struct sim_fn *f, uint16_t off, unsigned width, uint32_t v);

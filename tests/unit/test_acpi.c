@@ -168,11 +168,11 @@ static void test_rsdp_v1_rsdt(void **state)
 	assert_int_equal(info.region[0].end_bus, 0xff);
 	assert_int_equal(info.region[0].flags, 0);
 	assert_counts(0, 0);
-	assert_logged(S("RSDP at 0x%llx: revision 0, OEM 'ASPMCT'; RSDT at 0x%llx, 3 entries",
+	assert_logged(S("RSDP 0x%llx rev 0 OEM 'ASPMCT': RSDT 0x%llx, 3 entries",
 			U(rsdp), U(rsdt)));
 	assert_logged(S("FADT at 0x%llx: 244 bytes, revision 3.0, IAPC_BOOT_ARCH 0x0002",
 			U(fadt)));
-	assert_logged(S("MCFG at 0x%llx entry 0: segment 0 buses 0x00-0xff, ECAM base 0xb0000000",
+	assert_logged(S("MCFG 0x%llx entry 0: segment 0 buses 00-ff, ECAM 0xb0000000",
 			U(mcfg)));
 	assert_not_logged("ASPM unsupported");
 }
@@ -213,7 +213,7 @@ static void test_rsdp_v2_xsdt_unaligned(void **state)
 	assert_int_equal(info.region[0].base, 0x4000000000ull);
 	assert_int_equal(info.region[0].end_bus, 0x3f);
 	assert_counts(0, 0);
-	assert_logged(S("XSDT at 0x%llx, 2 entries", U(xsdt)));
+	assert_logged(S("XSDT 0x%llx, 2 entries", U(xsdt)));
 	assert_logged(S("FADT at 0x%llx: 276 bytes, revision 6.5, IAPC_BOOT_ARCH 0x0012 (PCIe ASPM unsupported)",
 			U(fadt)));
 }
@@ -1092,7 +1092,7 @@ static void test_mcfg_flags(void **state)
 			U(mcfg)));
 	assert_logged(S("MCFG at 0x%llx entry 7: segment 0 buses 0x90-0x80, ECAM base 0x0: end bus below start bus, base address is 0; region not used",
 			U(mcfg)));
-	assert_logged(S("MCFG at 0x%llx entry 4: segment 1 buses 0x00-0x3f, ECAM base 0xc0000000",
+	assert_logged(S("MCFG 0x%llx entry 4: segment 1 buses 00-3f, ECAM 0xc0000000",
 			U(mcfg)));
 	assert_counts(0, 5);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aspmctl.efi command-line parsing (efi/cli.c, built for the host). */
+#include <stdio.h>
 #include "common.h"
 #include "../../efi/cli.h"
 #include "../../pcie/pci_regs.h"
@@ -193,6 +194,177 @@ static void test_conf_errors(void **state)
 	assert_non_null(strstr(c.error, "unknown option '--frob'"));
 }
 
+/* conf split of a writable copy; returns argc, err in e */
+static int conf(const char *textin, char **confv, const char **cmd, char *e,
+		size_t esize)
+{
+	static char t[1024];
+
+	strncpy(t, textin, sizeof(t) - 1);
+	return cli_conf_split(t, confv, CLI_MAX_ARGS, cmd, e, esize);
+}
+
+static void test_conf_bom_and_utf16(void **state)
+{
+	static const char u8[] = "\xef\xbb\xbf" "command = plan\r\npolicy = clear\r\n";
+	char buf[256], *confv[CLI_MAX_ARGS], err[96];
+	const char *ascii = "# c\r\ncommand = boot\r\nnext = \\a.efi\r\n", *cmd;
+	size_t n = 0, len;
+	int argc;
+
+	(void)state;
+	/* a UTF-8 BOM, as Notepad writes it, read directly ... */
+	argc = conf(u8, confv, &cmd, err, sizeof(err));
+	assert_int_equal(argc, 2);
+	assert_string_equal(cmd, "plan");
+	assert_string_equal(confv[1], "clear");
+	/* ... and through cli_conf_decode */
+	memcpy(buf, u8, sizeof(u8));
+	assert_int_equal(cli_conf_decode(buf, sizeof(u8) - 1), sizeof(u8) - 4);
+	assert_string_equal(buf, "command = plan\r\npolicy = clear\r\n");
+	/* UTF-16LE with BOM: FF FE, then each character low byte first */
+	buf[n++] = (char)0xff;
+	buf[n++] = (char)0xfe;
+	for (const char *p = ascii; *p; p++) {
+		buf[n++] = *p;
+		buf[n++] = 0;
+	}
+	buf[n] = 0;
+	len = cli_conf_decode(buf, n);
+	assert_int_equal(len, strlen(ascii));
+	assert_string_equal(buf, ascii);
+	argc = cli_conf_split(buf, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err));
+	assert_int_equal(argc, 2);
+	assert_string_equal(cmd, "boot");
+	assert_string_equal(confv[1], "\\a.efi");
+	/* UTF-16BE with BOM too; a lone last byte is dropped */
+	n = 0;
+	buf[n++] = (char)0xfe;
+	buf[n++] = (char)0xff;
+	for (const char *p = "policy = keep"; *p; p++) {
+		buf[n++] = 0;
+		buf[n++] = *p;
+	}
+	buf[n++] = 'x';
+	buf[n] = 0;
+	assert_int_equal(cli_conf_decode(buf, n), 13);
+	assert_string_equal(buf, "policy = keep");
+	/* UTF-16LE: U+00E9 in a comment is fine, in a value it is refused
+	 * with the line number */
+	n = 0;
+	buf[n++] = (char)0xff;
+	buf[n++] = (char)0xfe;
+	for (const char *p = "# caf\x01\npolicy = caf\x01\n"; *p; p++) {
+		buf[n++] = *p == 1 ? (char)0xe9 : *p;
+		buf[n++] = 0;
+	}
+	buf[n] = 0;
+	len = cli_conf_decode(buf, n);
+	assert_int_equal(len, 21);
+	assert_int_equal(cli_conf_split(buf, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err)), -AE_INVAL);
+	assert_string_equal(err, "line 2: policy: non-ASCII character (values must be ASCII)");
+	/* the same in UTF-8 */
+	assert_int_equal(conf("next-options = x\n# \xc3\xa9 ok\nnext = \\caf\xc3\xa9.efi\n",
+			      confv, &cmd, err, sizeof(err)), -AE_INVAL);
+	assert_string_equal(err, "line 3: next: non-ASCII character (values must be ASCII)");
+	/* plain text is left alone */
+	strcpy(buf, "policy = keep\n");
+	assert_int_equal(cli_conf_decode(buf, 14), 14);
+	assert_string_equal(buf, "policy = keep\n");
+}
+
+static void test_conf_quotes_comments_paths(void **state)
+{
+	char *confv[CLI_MAX_ARGS], *all[2 * CLI_MAX_ARGS + 1], err[96];
+	const char *cmd;
+	struct cli c;
+	int n;
+
+	(void)state;
+	n = conf("command = \"boot\"\n"
+		 "next = '/EFI/Linux/vmlinuz.efi'   # the kernel\n"
+		 "next-options = \"initrd=\\initrd.img root=/dev/sda1 # not a comment\"\n"
+		 "results = /EFI/aspmctl/out#1 # a comment\r\n"
+		 "   # indented comment = with an equals sign\n",
+		 confv, &cmd, err, sizeof(err));
+	assert_int_equal(n, 6);
+	assert_string_equal(cmd, "boot");
+	assert_string_equal(confv[1], "/EFI/Linux/vmlinuz.efi");
+	assert_string_equal(confv[3], "initrd=\\initrd.img root=/dev/sda1 # not a comment");
+	assert_string_equal(confv[5], "/EFI/aspmctl/out#1");
+	n = cli_merge(cmd, confv, n, NULL, 0, all);
+	assert_int_equal(cli_parse(n, all, &c), 0);
+	/* path values: '/' becomes '\'; next-options keeps its '/' */
+	assert_string_equal(c.next, "\\EFI\\Linux\\vmlinuz.efi");
+	assert_string_equal(c.results, "\\EFI\\aspmctl\\out#1");
+	assert_string_equal(c.next_options, "initrd=\\initrd.img root=/dev/sda1 # not a comment");
+	/* double quotes inside a value are kept (kernel param="a b") and
+	 * hide a '#' */
+	n = conf("next-options = a \"b #c\" d # comment\n", confv, &cmd, err, sizeof(err));
+	assert_int_equal(n, 2);
+	assert_string_equal(confv[1], "a \"b #c\" d");
+	/* an empty quoted value is a value */
+	n = conf("next-options = \"\"\n", confv, &cmd, err, sizeof(err));
+	assert_int_equal(n, 2);
+	assert_string_equal(confv[1], "");
+	/* dump DIR with '/' */
+	{
+		char line[] = "/x/dump", *argv[] = { "dump", line };
+
+		assert_int_equal(cli_parse(2, argv, &c), 0);
+		assert_string_equal(c.dump_dir, "\\x\\dump");
+	}
+}
+
+static void test_conf_flags(void **state)
+{
+	static const char *const yes[] = { "yes", "true", "1" }, *const no[] = { "no", "false", "0" };
+	char *confv[CLI_MAX_ARGS], *all[2 * CLI_MAX_ARGS + 1], text[96], err[96];
+	const char *cmd;
+	struct cli c;
+	int n;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "command = report\nverbose = %s\n", yes[i]);
+		n = conf(text, confv, &cmd, err, sizeof(err));
+		assert_int_equal(n, 1);
+		assert_string_equal(confv[0], "--verbose");
+		n = cli_merge(cmd, confv, n, NULL, 0, all);
+		assert_int_equal(cli_parse(n, all, &c), 0);
+		assert_true(c.verbose);
+		snprintf(text, sizeof(text), "verbose = yes\nverbose = %s\n", no[i]);
+		n = conf(text, confv, &cmd, err, sizeof(err));
+		assert_int_equal(n, 0);	/* the later line wins */
+	}
+	n = conf("command = remove 0000:04:00.0\napply = yes\npolicy = keep\n", confv, &cmd, err, sizeof(err));
+	assert_int_equal(n, 3);
+	assert_string_equal(confv[2], "--apply");
+	n = conf("policy = keep\n\nverbose = maybe\n", confv, &cmd, err, sizeof(err));
+	assert_int_equal(n, -AE_INVAL);
+	assert_string_equal(err, "line 3: verbose: expected yes, no, true, false, 1 or 0");
+}
+
+static void test_conf_syntax_errors(void **state)
+{
+	static const struct { const char *text, *err; } bad[] = {
+		{ "policy = keep\nnext = \"\\a.efi\n", "line 2: next: missing closing quote" },
+		{ "next-options = 'x y' z\n", "line 1: next-options: text after the closing quote" },
+		{ "next-options = a=\"b c\n", "line 1: next-options: missing closing quote" },
+		{ "\n\npolicy force # = x\n", "line 3: expected 'key = value'" },
+		{ "policy = # only a comment\n", "line 1: expected 'key = value'" },
+		{ "\xef\xbb\xbfpolicy\r\n", "line 1: expected 'key = value'" },
+	};
+	char *confv[CLI_MAX_ARGS], err[96];
+	const char *cmd;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(conf(bad[i].text, confv, &cmd, err, sizeof(err)), -AE_INVAL);
+		assert_string_equal(err, bad[i].err);
+	}
+}
+
 static void test_boot_and_dump_options(void **state)
 {
 	struct cli c;
@@ -225,6 +397,10 @@ int main(void)
 		cmocka_unit_test(test_usage_text),
 		cmocka_unit_test(test_conf_file),
 		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_conf_bom_and_utf16),
+		cmocka_unit_test(test_conf_quotes_comments_paths),
+		cmocka_unit_test(test_conf_flags),
+		cmocka_unit_test(test_conf_syntax_errors),
 		cmocka_unit_test(test_boot_and_dump_options),
 	};
 

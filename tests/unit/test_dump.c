@@ -45,10 +45,45 @@ static void test_dump_format(void **state)
 	fx_free(f);
 }
 
+/* The app's LNKCAP/LNKCTL decoding per PCIe function (product.sh holds
+ * it against lspci -F): every field, RCiEP without link registers, no
+ * record for a conventional PCI function, no config access. */
+static void test_link_records(void **state)
+{
+	struct fx *f = fx_new();
+	struct sim_fn *rc;
+	struct out_buf b;
+	struct out o;
+	uint64_t reads;
+
+	(void)state;
+	/* L0s+L1, L0s exit <128ns (1), L1 exit <4us (2), Clock PM; L1 + CCC
+	 * + CLKREQ enabled */
+	sim_root_port(f->sim, 0, 1, 0, 1, 1, SIM_LNKCAP(3, 1, 2, 1), 0x0142);
+	/* L0s only, both exit latencies "more than" (7); L0s enabled */
+	sim_endpoint(f->sim, 1, 0, 0, SIM_DEVCAP(7, 7, 1), SIM_LNKCAP(1, 7, 7, 0), 0x0001);
+	sim_pci_device(f->sim, 0, 2, 0);
+	rc = sim_add_fn(f->sim, 0, 0, 3, 0, 0x8086, 0x10d3, 0x020000, 0);
+	sim_add_pcie(rc, PCI_EXP_TYPE_RC_END, 0, 0, 0, 0);
+	assert_int_equal(fx_enum(f), 0);
+	reads = f->cfg.reads;
+	out_buf_init(&o, &b, text, sizeof(text));
+	pcie_dump_link_records(&f->topo, &o);
+	assert_int_equal(f->cfg.reads, reads);
+	assert_string_equal(text,
+		"aspm fn-link 0000:00:01.0 lnkcap=0x00051c11 support=L0s,L1 l0s-exit=128ns "
+		"l1-exit=4.000us clkpm=yes lnkctl=0x0142 aspm=L1 ccc=yes clkreq=yes\n"
+		"aspm fn-link 0000:00:03.0 link=none\n"
+		"aspm fn-link 0000:01:00.0 lnkcap=0x0003f411 support=L0s l0s-exit=5.000us "
+		"l1-exit=65.000us clkpm=no lnkctl=0x0001 aspm=L0s ccc=no clkreq=no\n");
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dump_format),
+		cmocka_unit_test(test_link_records),
 	};
 
 	return cmocka_run_group_tests_name("dump", tests, NULL, NULL);

@@ -268,7 +268,7 @@ static void test_l1_2_needs_ltr(void **state)
 		XSS(0, 1, 0, L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1),
 		XLC(0, 1, 0, LK_CCC | LK_L1), XLC(1, 0, 0, LK_CCC | LK_L1));
 	assert_lines(p, "aspm link ",
-		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=L1,L1.1,L1.2 capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=keep target=L1,L1.1 clkpm=- l1ss=L1.1,L1.2>L1.1 reason=bios-off");
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=L1,L1.1,L1.2 capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=keep target=L1,L1.1 clkpm=- l1ss=L1.1,L1.2>L1.1 reason=bios-off,l1ss-bios-off");
 	assert_int_equal(pfx_l1ss_ctl1(p, 0, 1, 0), L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
 	assert_int_equal(pfx_l1ss_ctl1(p, 1, 0, 0), L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
 	pfx_free(p);
@@ -480,8 +480,8 @@ static void test_sanity_keep(void **state)
 	assert_int_equal(pfx_lnkctl(p, 0, 2, 0), 0);
 	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), 0);
 	assert_lines(p, "aspm link ",
-		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=none capable=none action=keep target=none clkpm=- l1ss=none reason=non-pcie-fn",
-		"aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=none bios=none capable=none action=keep target=none clkpm=- l1ss=none reason=pre-1.1");
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1 capable=none action=keep target=none clkpm=- l1ss=none reason=non-pcie-fn",
+		"aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=none bios=L1 capable=none action=keep target=none clkpm=- l1ss=none reason=pre-1.1");
 	pfx_free(p);
 }
 
@@ -509,7 +509,7 @@ static void test_sanity_force(void **state)
 	assert_int_equal(pfx_lnkctl(p, 0, 2, 0), LK_CCC | LK_L0S | LK_L1);
 	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC | LK_L0S | LK_L1);
 	assert_lines(p, "aspm link ",
-		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=none capable=none action=force target=none clkpm=- l1ss=none reason=non-pcie-fn",
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1 capable=none action=force target=none clkpm=- l1ss=none reason=non-pcie-fn",
 		"aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=force target=L0s,L1 clkpm=- l1ss=none reason=-");
 	assert_lines(p, "aspm write ",
 		"aspm write 0000:02:00.0 off=0x50 width=2 old=0x0002 new=0x0042 step=ccc readback=0x0042 ok",
@@ -670,8 +670,24 @@ static void test_teardown_switch_order(void **state)
 {
 	struct pfx *p = teardown_platform(0);
 
+	const uint16_t on = LK_CCC | LK_L1;
+
 	(void)state;
-	assert_int_equal(pfx_remove(p, pfx_policy(OVR_FORCE), A(1, 0, 0), false), 0);
+	assert_int_equal(pfx_remove(p, pfx_policy(OVR_FORCE), A(1, 0, 0), true), 0);
+	assert_log_writes(p, 0,
+		XLC(2, 0, 0, on), XLC(3, 0, 0, on), XLC(2, 1, 0, on), XLC(4, 0, 0, on),
+		/* 03:00.0: its port off, the root link takes L1 */
+		XLC(2, 0, 0, LK_CCC), XLC(0, 1, 0, on), XLC(1, 0, 0, on),
+		/* 04:00.0: its port off; the root link keeps L1 */
+		XLC(2, 1, 0, LK_CCC),
+		/* the switch: only the Root Port is left on its link */
+		XLC(0, 1, 0, LK_CCC));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), on);
+	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 3, 0, 0), on);
+	assert_int_equal(pfx_lnkctl(p, 2, 1, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 4, 0, 0), on);
 	assert_lines(p, "aspm teardown ",
 		/* EP_A gone: its port off, and the root link may take L1 */
 		"aspm teardown dev=0000:03:00.0 link-up=0000:02:00.0 action=force dropped=1 written=3 reconfigured=0000:00:01.0",
@@ -703,7 +719,8 @@ static void test_teardown_function1_first(void **state)
 	assert_int_equal(pfx_remove(p, pfx_policy(OVR_FORCE), A(1, 0, 1), true), 0);
 	assert_log_writes(p, 0, XLC(0, 1, 0, on), XLC(1, 0, 0, on), XLC(1, 0, 1, on));
 	assert_int_equal(p->run.plan.n, 3);	/* nothing planned by the removal */
-	assert_no_lines(p, "aspm teardown ");
+	assert_lines(p, "aspm teardown ",
+		"aspm teardown dev=0000:01:00.1 link-up=0000:00:01.0 action=force dropped=0 written=0 reconfigured=- note=not-function-0");
 	assert_false(p->fx->topo.link[0].removed);
 
 	/* then function 0: the link goes; nothing is left on the bus but
@@ -730,10 +747,14 @@ static void test_teardown_function0_first(void **state)
 	assert_log_writes(p, 0, XLC(0, 1, 0, on), XLC(1, 0, 0, on), XLC(1, 0, 1, on),
 			  XLC(1, 0, 1, LK_CCC), XLC(0, 1, 0, LK_CCC));
 	/* function 1 afterwards: the link is already gone */
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), on);	/* gone: not written */
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 1), LK_CCC);
 	assert_int_equal(aspm_plan_remove(&p->fx->topo, ASPM_FORCE,
 					  pcie_find_fn(&p->fx->topo, A(1, 0, 1)),
 					  &p->run.plan, NULL), 0);
 	assert_int_equal(p->run.plan.n, 5);
+	assert_int_equal(p->sim->nlog, 5);
 	pfx_free(p);
 }
 
@@ -954,9 +975,10 @@ static void test_retrain_timeout_restores_ccc(void **state)
 		XLC(1, 0, 0, LK_L1 | LK_CCC),
 		XLC(0, 1, 0, LK_L1 | LK_CCC),
 		XLC(0, 1, 0, LK_L1 | LK_CCC | LK_RL),
-		/* restored: upstream port, then the downstream function */
-		XLC(0, 1, 0, LK_L1),
-		XLC(1, 0, 0, LK_L1));
+		/* restored as pcie_aspm_configure_common_clock() does: the
+		 * functions below first, then the upstream port */
+		XLC(1, 0, 0, LK_L1),
+		XLC(0, 1, 0, LK_L1));
 	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_L1);
 	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_L1);
 	/* bounded: ASPM_RETRAIN_POLLS reads of Link Status, 1 s in all as
@@ -966,7 +988,16 @@ static void test_retrain_timeout_restores_ccc(void **state)
 	assert_int_equal(waited_us, 1000000);
 	assert_int_equal(r->st.retrain_timeouts, 1);
 	assert_log_contains("0000:00:01.0: link did not finish retraining; restoring Common Clock Configuration");
-	assert_record(p, "aspm write 0000:00:01.0 off=0x50 width=2 old=0x0042 new=0x0062 step=retrain readback=0x0042 ignored");
+	/* a timeout is reported as such, and the restore writes are read
+	 * back and reported like any other */
+	assert_lines(p, "aspm write ",
+		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0002 new=0x0042 step=ccc readback=0x0042 ok",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0002 new=0x0042 step=ccc readback=0x0042 ok",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0042 new=0x0062 step=retrain readback=0x0042 timeout",
+		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0042 new=0x0002 step=ccc-restore readback=0x0002 ok",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0042 new=0x0002 step=ccc-restore readback=0x0002 ok");
+	assert_lines(p, "aspm ccc ",
+		"aspm ccc up=0000:00:01.0 down=0000:01:00.0 result=timeout lnkcap=same");
 	pfx_free(p);
 }
 
@@ -1187,6 +1218,331 @@ static void test_l1ss_function0_only(void **state)
 	}
 }
 
+/* ================================================================
+ * Audit follow-ups
+ * ================================================================ */
+
+/*
+ * A switch whose upstream port sits directly on a root bus (no Root
+ * Port): Linux's alloc_pcie_link_state() makes the Downstream Port's
+ * link a root link (!pdev->bus->parent->self). BIOS L1 on that link.
+ *   00:00.0 USP ─ 01:00.0 DSP ── 02:00.0 EP
+ */
+static struct pfx *rootless_switch(void)
+{
+	struct pfx *p = pfx_new();
+	struct sim *s = p->sim;
+
+	sim_switch_up(s, 0, 1, 2, PFX_LC_BOTH, LK_CCC);
+	sim_switch_down(s, 1, 0, 2, 2, PFX_LC_BOTH, LK_CCC | LK_L1);
+	sim_endpoint(s, 2, 0, 0, DC_ANY, PFX_LC_BOTH, LK_CCC | LK_L1);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(p->fx->topo.nlink, 1);
+	assert_int_equal(fx_link(p->fx, 1, 0, 0)->parent, -1);
+	assert_int_equal(fx_link(p->fx, 1, 0, 0)->root, 0);
+	return p;
+}
+
+static void test_rootless_switch_link(void **state)
+{
+	struct pfx *p = rootless_switch();
+
+	(void)state;
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_CLEAR)), 0);
+	/* BIOS L1 goes: the endpoint, then the Downstream Port */
+	assert_log_writes(p, 0, XLC(2, 0, 0, LK_CCC), XLC(1, 0, 0, LK_CCC));
+	assert_int_equal(pfx_lnkctl(p, 0, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC);
+	assert_lines(p, "aspm link ",
+		"aspm link up=0000:01:00.0 down=0000:02:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=clear target=none clkpm=- l1ss=none reason=override");
+	pfx_free(p);
+
+	p = rootless_switch();
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_FORCE)), 0);
+	/* L0s + L1: the Downstream Port first */
+	assert_log_writes(p, 0, XLC(1, 0, 0, LK_CCC | LK_L0S | LK_L1),
+			  XLC(2, 0, 0, LK_CCC | LK_L0S | LK_L1));
+	assert_int_equal(pfx_lnkctl(p, 0, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC | LK_L0S | LK_L1);
+	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC | LK_L0S | LK_L1);
+	assert_lines(p, "aspm link ",
+		"aspm link up=0000:01:00.0 down=0000:02:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=force target=L0s,L1 clkpm=- l1ss=none reason=-");
+	pfx_free(p);
+}
+
+/*
+ * Blacklisted links with BIOS L1 and L1 PM Substates (all four, both
+ * ends): keep clears ASPM there, and the substates with it once L1 is
+ * off at both ends (the issue; Linux 6.1 leaves them, docs/policy.md).
+ *   00:01.0 RP ── 01:00.0 PCIe EP + 01:00.1 conventional PCI function
+ *   00:02.0 RP ── 02:00.0 EP without RBER
+ */
+static struct pfx *sanity_l1ss_platform(void)
+{
+	struct pfx *p = pfx_new();
+	struct sim *s = p->sim;
+	struct sim_fn *x;
+
+	x = sim_root_port(s, 0, 1, 0, 1, 1, LC5, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	x = sim_endpoint(s, 1, 0, 0, DC_ANY, LC5, LK_CCC | LK_L1);
+	sim_set_multi(x);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	sim_pci_device(s, 1, 0, 1);
+	x = sim_root_port(s, 0, 2, 0, 2, 2, LC5, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	x = sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), LC5, LK_CCC | LK_L1);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | L1SS_ON);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(p->fx->topo.nlink, 2);
+	return p;
+}
+
+static void test_sanity_keep_clears_l1ss(void **state)
+{
+	struct pfx *p = sanity_l1ss_platform();
+
+	(void)state;
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_KEEP)), 0);
+	assert_log_writes(p, 0,
+		/* Link Control: downstream, then the port; then L1SS */
+		XLC(1, 0, 0, LK_CCC), XLC(0, 1, 0, LK_CCC),
+		XSS(1, 0, 0, L1SS_TIMING), XSS(0, 1, 0, L1SS_TIMING),
+		XLC(2, 0, 0, LK_CCC), XLC(0, 2, 0, LK_CCC),
+		XSS(2, 0, 0, L1SS_TIMING), XSS(0, 2, 0, L1SS_TIMING));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 0, 2, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC);
+	assert_int_equal(pfx_l1ss_ctl1(p, 0, 1, 0), L1SS_TIMING);
+	assert_int_equal(pfx_l1ss_ctl1(p, 1, 0, 0), L1SS_TIMING);
+	assert_int_equal(pfx_l1ss_ctl1(p, 0, 2, 0), L1SS_TIMING);
+	assert_int_equal(pfx_l1ss_ctl1(p, 2, 0, 0), L1SS_TIMING);
+	assert_lines(p, "aspm link ",
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm capable=none action=keep target=none clkpm=- l1ss=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm>none reason=non-pcie-fn",
+		"aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=none bios=L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm capable=none action=keep target=none clkpm=- l1ss=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm>none reason=pre-1.1");
+	pfx_free(p);
+}
+
+/* bios= is what the registers held, target= what the plan leaves, for
+ * both kinds of blacklisted link under every action. */
+static void test_sanity_records_every_action(void **state)
+{
+	static const struct {
+		enum aspm_override o;
+		const char *l1, *l2;
+	} rows[] = {
+		{ OVR_NOTOUCH,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1 capable=none action=notouch target=L1 clkpm=- l1ss=none reason=override",
+		  /* notouch does not check pre-1.1 (aspm_disabled in
+		   * pcie_aspm_sanity_check()) */
+		  "aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=notouch target=L1 clkpm=- l1ss=none reason=override" },
+		{ OVR_KEEP,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1 capable=none action=keep target=none clkpm=- l1ss=none reason=non-pcie-fn",
+		  "aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=none bios=L1 capable=none action=keep target=none clkpm=- l1ss=none reason=pre-1.1" },
+		{ OVR_CLEAR,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1 capable=none action=clear target=none clkpm=- l1ss=none reason=override",
+		  "aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=clear target=none clkpm=- l1ss=none reason=override" },
+		{ OVR_FORCE,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=2 hops=0 support=none bios=L1 capable=none action=force target=none clkpm=- l1ss=none reason=non-pcie-fn",
+		  "aspm link up=0000:00:02.0 down=0000:02:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=force target=L0s,L1 clkpm=- l1ss=none reason=-" },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct pfx *p = sanity_platform();
+
+		assert_int_equal(pfx_run(p, CMD_PLAN, pfx_policy(rows[i].o)), 0);
+		assert_no_writes(p);
+		assert_lines(p, "aspm link ", rows[i].l1, rows[i].l2);
+		pfx_free(p);
+	}
+}
+
+/*
+ * Common Clock Configuration changes an exit latency: the endpoint's L1
+ * exit grows from 1 us to 8 us when the link is retrained (the simulator
+ * answers Link Training once, and the delay hook changes LNKCAP then).
+ * BIOS L0s + L1, the endpoint accepts 2 us of L1. plan cannot know: it
+ * says so ("aspm ccc ... result=pending lnkcap=pre-ccc"); apply reads
+ * LNKCAP again and drops L1.
+ */
+static struct sim_fn *ccc_ep;
+
+static void ccc_slows_l1(void *ctx, unsigned us)
+{
+	(void)ctx;
+	(void)us;
+	sim_poke(ccc_ep, ccc_ep->pcie + PCI_EXP_LNKCAP, 4, SIM_LNKCAP(3, 1, 3, 0));
+}
+
+static struct pfx *ccc_latency_platform(void)
+{
+	struct pfx *p = pfx_new();
+	struct sim_fn *rp;
+
+	rp = sim_root_port(p->sim, 0, 1, 0, 1, 1, SIM_LNKCAP(3, 1, 0, 0), LK_L0S | LK_L1);
+	ccc_ep = sim_endpoint(p->sim, 1, 0, 0, SIM_DEVCAP(7, 1, 1), SIM_LNKCAP(3, 1, 0, 0),
+			      LK_L0S | LK_L1);
+	rp->retrain_reads = 1;
+	assert_int_equal(fx_enum(p->fx), 0);
+	return p;
+}
+
+static void test_ccc_lnkcap_reread(void **state)
+{
+	static const struct aspm_env env = { .delay_us = ccc_slows_l1 };
+	const uint16_t both = LK_L0S | LK_L1;
+	struct pfx *p = ccc_latency_platform();
+	struct aspm_run *r;
+
+	(void)state;
+	p->fx->cfg.read_only = true;
+	r = pfx_prepare(p, CMD_PLAN, pfx_policy(OVR_NONE));
+	r->env = &env;
+	assert_int_equal(aspm_run(&p->fx->cfg, r, &p->out), 0);
+	assert_no_writes(p);
+	assert_lines(p, "aspm link ",
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1 bios=L0s,L1 capable=L0s,L1 action=keep target=L0s,L1 clkpm=- l1ss=none reason=-");
+	assert_lines(p, "aspm ccc ",
+		"aspm ccc up=0000:00:01.0 down=0000:01:00.0 result=pending lnkcap=pre-ccc");
+	assert_lines(p, "aspm write ",
+		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0003 new=0x0043 step=ccc planned",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0003 new=0x0043 step=ccc planned",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0043 new=0x0063 step=retrain planned");
+	pfx_free(p);
+
+	p = ccc_latency_platform();
+	r = pfx_prepare(p, CMD_APPLY, pfx_policy(OVR_NONE));
+	r->env = &env;
+	assert_int_equal(aspm_run(&p->fx->cfg, r, &p->out), 0);
+	assert_log_writes(p, 0,
+		XLC(1, 0, 0, both | LK_CCC), XLC(0, 1, 0, both | LK_CCC),
+		XLC(0, 1, 0, both | LK_CCC | LK_RL),
+		/* 8 us > 2 us: L1 off, the endpoint first */
+		XLC(1, 0, 0, LK_L0S | LK_CCC), XLC(0, 1, 0, LK_L0S | LK_CCC));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_L0S | LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_L0S | LK_CCC);
+	assert_int_equal(r->lnkcap_changed, 1);
+	assert_lines(p, "aspm link ",
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1 bios=L0s,L1 capable=L0s action=keep target=L0s clkpm=- l1ss=none reason=l1-latency");
+	assert_lines(p, "aspm ccc ",
+		"aspm ccc up=0000:00:01.0 down=0000:01:00.0 result=done lnkcap=changed");
+	assert_lines(p, "aspm target ",
+		"aspm target fn=0000:00:01.0 up=0000:00:01.0 end=up lnkctl=0x0041 l1ss=-",
+		"aspm target fn=0000:01:00.0 up=0000:00:01.0 end=down lnkctl=0x0041 l1ss=-");
+	pfx_free(p);
+}
+
+/* Order across links under keep (a): Linux initialises the pre-1.1 root
+ * link (ASPM off) before it configures the Common Clock of the link
+ * below. */
+static void test_keep_order_pre11_then_ccc(void **state)
+{
+	struct pfx *p = pfx_new();
+
+	(void)state;
+	pfx_platform_pre11_ccc(p->sim);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
+	assert_log_writes(p, 0,
+		/* link 00:01.0: blacklisted, ASPM off, downstream first */
+		XLC(1, 0, 0, LK_CCC), XLC(0, 1, 0, LK_CCC),
+		/* link 02:00.0: Common Clock, downstream first, retrain */
+		XLC(3, 0, 0, LK_CCC), XLC(2, 0, 0, LK_CCC), XLC(2, 0, 0, LK_CCC | LK_RL));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 3, 0, 0), LK_CCC);
+	pfx_free(p);
+}
+
+/* Order across links under keep (b): the deep endpoint's latency limit
+ * reaches the middle link and the root link when its own link is
+ * initialised; pcie_config_aspm_path() walks upwards: middle first. */
+static void test_keep_order_path_upward(void **state)
+{
+	struct pfx *p = pfx_new();
+
+	(void)state;
+	pfx_platform_chain_keep(p->sim);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
+	assert_log_writes(p, 0,
+		XLC(3, 0, 0, LK_CCC), XLC(2, 0, 0, LK_CCC),
+		XLC(1, 0, 0, LK_CCC), XLC(0, 1, 0, LK_CCC));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 2, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 3, 0, 0), LK_CCC);
+	assert_int_equal(pfx_lnkctl(p, 4, 0, 0), LK_CCC | LK_L1);
+	assert_int_equal(pfx_lnkctl(p, 5, 0, 0), LK_CCC | LK_L1);
+	assert_lines(p, "aspm link ",
+		"aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L1 bios=L1 capable=none action=keep target=none clkpm=- l1ss=none reason=not-supported,l1-latency",
+		"aspm link up=0000:02:00.0 down=0000:03:00.0 nfn=1 hops=1 support=L1 bios=L1 capable=none action=keep target=none clkpm=- l1ss=none reason=not-supported,l1-latency",
+		"aspm link up=0000:04:00.0 down=0000:05:00.0 nfn=1 hops=2 support=L1 bios=L1 capable=L1 action=keep target=L1 clkpm=- l1ss=none reason=not-supported");
+	pfx_free(p);
+}
+
+/* force on a multi-function endpoint whose function 0 already holds the
+ * target and function 1 does not: function 1 is written too (the issue:
+ * every downstream function the same value; Linux 6.1 compares only the
+ * link's aggregated state and leaves it). */
+static void test_force_every_function(void **state)
+{
+	const uint16_t on = LK_CCC | LK_L0S | LK_L1;
+	struct pfx *p = pfx_new();
+	struct sim *s = p->sim;
+
+	(void)state;
+	sim_root_port(s, 0, 1, 0, 1, 1, LC5, on);
+	sim_set_multi(sim_endpoint(s, 1, 0, 0, DC_ANY, LC5, on));
+	sim_endpoint(s, 1, 0, 1, DC_ANY, LC5, LK_CCC);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_FORCE)), 0);
+	assert_log_writes(p, 0, XLC(1, 0, 1, on));
+	assert_every_write_changes(p);
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), on);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), on);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 1), on);
+	assert_lines(p, "aspm target ",
+		"aspm target fn=0000:00:01.0 up=0000:00:01.0 end=up lnkctl=0x0043 l1ss=-",
+		"aspm target fn=0000:01:00.0 up=0000:00:01.0 end=down lnkctl=0x0043 l1ss=-",
+		"aspm target fn=0000:01:00.1 up=0000:00:01.0 end=down lnkctl=0x0043 l1ss=-");
+	pfx_free(p);
+}
+
+/* Link Training still set before the retrain: as pcie_retrain_link(),
+ * no Retrain Link write; Common Clock restored, below first. */
+static void test_retrain_busy_before(void **state)
+{
+	struct pfx *p = pfx_new();
+	struct sim_fn *rp;
+
+	(void)state;
+	rp = sim_root_port(p->sim, 0, 1, 0, 1, 1, LC9, LK_L1);
+	sim_endpoint(p->sim, 1, 0, 0, DC_ANY, LC9, LK_L1);
+	assert_int_equal(fx_enum(p->fx), 0);
+	rp->lt_left = 100000;	/* training in flight */
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
+	assert_log_writes(p, 0,
+		XLC(1, 0, 0, LK_L1 | LK_CCC), XLC(0, 1, 0, LK_L1 | LK_CCC),
+		XLC(1, 0, 0, LK_L1), XLC(0, 1, 0, LK_L1));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_L1);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_L1);
+	assert_int_equal(p->run.st.retrain_timeouts, 1);
+	assert_int_equal(p->run.st.written, 4);
+	assert_log_contains("0000:00:01.0: link still training before retrain; not retrained, restoring Common Clock Configuration");
+	assert_lines(p, "aspm write ",
+		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0002 new=0x0042 step=ccc readback=0x0042 ok",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0002 new=0x0042 step=ccc readback=0x0042 ok",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0042 new=0x0062 step=retrain readback=0x0042 timeout",
+		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0042 new=0x0002 step=ccc-restore readback=0x0002 ok",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0042 new=0x0002 step=ccc-restore readback=0x0002 ok");
+	pfx_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1219,6 +1575,14 @@ int main(void)
 		cmocka_unit_test(test_keep_leaves_bios_state),
 		cmocka_unit_test(test_keep_leaves_per_function_bits),
 		cmocka_unit_test(test_l1ss_function0_only),
+		cmocka_unit_test(test_rootless_switch_link),
+		cmocka_unit_test(test_sanity_keep_clears_l1ss),
+		cmocka_unit_test(test_sanity_records_every_action),
+		cmocka_unit_test(test_ccc_lnkcap_reread),
+		cmocka_unit_test(test_keep_order_pre11_then_ccc),
+		cmocka_unit_test(test_keep_order_path_upward),
+		cmocka_unit_test(test_force_every_function),
+		cmocka_unit_test(test_retrain_busy_before),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The app's run sequence without firmware: configuration and argument
+ * precedence, ACPI discovery from an RSDP, the report, enumeration over
+ * ECAM, the policy run, result files, and the chainloader (summary,
+ * chainload, fail-open). Plain C, no UEFI headers (systemd-boot style:
+ * the same source builds into aspmctl.efi and into the host tests).
+ * Firmware is reached only through struct boot_ops; efi/main.c provides
+ * the UEFI one, tests/unit/test_boot.c a fake machine.
+ */
+#ifndef ASPMCTL_EFI_BOOT_H
+#define ASPMCTL_EFI_BOOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cli.h"
+#include "../acpi/acpi.h"
+#include "../pcie/ecam.h"
+#include "../pcie/topo.h"
+#include "../pcie/run.h"
+
+#define BOOT_CONF_PATH	"\\EFI\\aspmctl\\aspmctl.conf"
+#define BOOT_CONF_MAX	8192	/* bytes read of aspmctl.conf, NUL included */
+
+struct boot_ops {
+	void *ctx;
+	/* physical address of the ACPI RSDP, or a negative AE_* */
+	int (*find_rsdp)(void *ctx, uint64_t *phys);
+	/* physical memory for acpi/ between open and close */
+	void (*mem_open)(void *ctx, struct acpi_mem *mem);
+	void (*mem_close)(void *ctx);
+	/* ECAM accesses */
+	const struct mmio_ops *mmio;
+	void *mmio_ctx;
+	/* root buses firmware knows besides the MCFG start buses (optional) */
+	unsigned (*root_buses)(void *ctx, struct pci_addr *roots, unsigned max);
+	/* a file on the app's volume, replaced */
+	int (*write_file)(void *ctx, const char *path, const void *data,
+			  size_t len);
+	/* the one-line summary as the AspmctlSummary variable */
+	int (*publish)(void *ctx, const char *summary);
+	/* LoadImage/StartImage; returns only if it failed or the image
+	 * returned (0: it returned EFI_SUCCESS) */
+	int (*chainload)(void *ctx, const char *path, const char *options,
+			 const struct out *o);
+	uint64_t (*time_ns)(void *ctx);
+	void (*delay_us)(void *ctx, unsigned us);	/* optional */
+};
+
+/* One start of the app: where its arguments and configuration came from. */
+struct app_args {
+	bool in_shell;		/* EFI_SHELL_PARAMETERS_PROTOCOL on the image */
+	int argc;		/* < 0: arguments unusable, arg_error says why */
+	char **argv;		/* without the program's own name */
+	const char *arg_error;
+	const char *conf;	/* aspmctl.conf text, NULL when conf_rc */
+	int conf_rc;		/* 0, -AE_NOENT (no file), or a read error */
+};
+
+struct app {
+	const struct boot_ops *ops;
+	const struct out *console;
+	/* storage the caller provides (UEFI stacks are small) */
+	struct pcie_fn *fn;
+	unsigned cap_fn;
+	struct pcie_link *link;
+	unsigned cap_link;
+	struct aspm_write *w;
+	unsigned cap_w;
+	struct aspm_link_plan *lp;	/* cap_link entries */
+	char *file;			/* result-file text */
+	size_t file_max;
+	char *dump;			/* config dumps (boot mode) */
+	size_t dump_max;
+	/* state of the run */
+	struct cli cli;
+	struct acpi_info info;
+	struct ecam ecam;
+	struct pci_cfg cfg;
+	struct pcie_topo topo;
+	struct pcie_scan_opts sopts;
+	struct aspm_run r;
+	struct aspm_env env;
+	bool policy_ran;
+	bool chainloaded;	/* the next loader was started */
+	char summary[256];
+	char conf_text[BOOT_CONF_MAX];
+};
+
+/* Everything after argument collection: returns 0 or a negative AE_*
+ * (efi/main.c turns it into the EFI_STATUS). */
+int app_main(struct app *a, const struct app_args *in);
+
+/*
+ * A boot entry's LoadOptions as an ASCII command line. efibootmgr writes
+ * UCS-2 with -u and the string's own bytes (8-bit) without it; OVMF's
+ * auto-created entries carry binary OptionalData. Returns the length of
+ * line, 0 for no or binary options, -AE_2BIG when the text does not fit
+ * in max bytes (never truncated).
+ */
+int boot_decode_options(const void *data, size_t size, char *line,
+			size_t max);
+/* Split a decoded command line; drops a first word naming the program
+ * ("aspmctl.efi", any case). -AE_2BIG for more than max words. */
+int boot_split_options(char *line, char **argv, int max);
+
+#endif
