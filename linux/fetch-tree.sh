@@ -11,8 +11,9 @@
 # the newest key of the same Debian version, whose trees are then updated in
 # place (ASPMCTL_KERNEL_REUSE=0: a new tree set instead). See linux/lib.sh.
 #
-# Usage: linux/fetch-tree.sh [--no-install] [--prune]
+# Usage: linux/fetch-tree.sh [--no-install] [--patched-only] [--prune]
 #   --no-install  do not call scripts/install-deps.sh
+#   --patched-only  prepare the patched tree only (linux/test-fetch-fail.sh)
 #   --prune       only delete the other keys and the tree sets left unused
 # Prints the key (the series directory) on stdout.
 
@@ -22,9 +23,11 @@ LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
 
 install=1
 prune_all=0
+patched_only=0
 for arg in "$@"; do
 	case $arg in
 	--no-install) install=0 ;;
+	--patched-only) patched_only=1 ;;
 	--prune) prune_all=1; install=0 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument '$arg' (see --help)" ;;
@@ -275,7 +278,7 @@ fi
 
 ensure_baseline
 select_trees
-ensure_tree unpatched
+[ "$patched_only" = 1 ] || ensure_tree unpatched
 ensure_tree patched
 mkdir -p "$LOG_DIR"
 

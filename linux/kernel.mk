@@ -12,6 +12,8 @@
 #   make kernel-boot-unpatched  the same with the unpatched one
 #                               (KBOOT_APPEND="..." adds to the command line,
 #                                KBOOT_TIMEOUT=seconds, KBOOT_ARGS=script options)
+#   make kernel-series          each patch builds and boots on its own
+#                               (linux/test-series.sh, incremental)
 #   make kernel-env             print the variables below as NAME=value
 #   make kernel-prune           delete the cache's other series directories
 #   make kernel-clean           delete this series' trees and builds
@@ -45,7 +47,8 @@ $(foreach v,KERNEL_PATCHED KERNEL_UNPATCHED INITRAMFS KERNEL_DIR \
 	KERNEL_SRC_PATCHED KERNEL_SRC_UNPATCHED,$(eval $(call kernel_lazy_var,$(v))))
 
 .PHONY: kernel kernel-unpatched kernel-patched kernel-initramfs kernel-tree \
-	kernel-boot kernel-boot-unpatched kernel-env kernel-prune kernel-clean
+	kernel-boot kernel-boot-unpatched kernel-series kernel-env kernel-prune \
+	kernel-clean
 
 kernel:
 	@$(KLINUX)/build-kernel.sh all
@@ -64,6 +67,9 @@ kernel-boot kernel-boot-unpatched:
 		--variant $(if $(filter kernel-boot,$@),patched,unpatched) \
 		--timeout $(KBOOT_TIMEOUT) \
 		$(if $(strip $(KBOOT_APPEND)),--append '$(KBOOT_APPEND)') $(KBOOT_ARGS)
+
+kernel-series:
+	@$(KLINUX)/test-series.sh
 
 kernel-env:
 	@$(KLINUX)/kernel-env.sh

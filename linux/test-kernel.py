@@ -32,6 +32,10 @@ import testlib  # noqa: E402
 LINUX = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(LINUX)
 TOPO = os.path.join(REPO, "tests/qemu/topologies/default.topo")
+# a link with a conventional PCI function (blacklisted by 6.1's sanity check)
+TOPO_BL = os.path.join(REPO, "tests/qemu/topologies/pci-below-rp.topo")
+MARK_DEV_BL = "0000:00:1f.3"    # ICH9 SMBus: the marker on that topology
+REMOVE_BL = ["0000:01:00.0", "0000:03:00.0"]    # the e1000 on the blacklisted link, the e1000e
 DYNDBG = 'dyndbg="file aspm.c +p"'
 MARK_DEV = "0000:00:03.0"       # RCiEP: a 1-byte write to 0x0c marks the removals
 REMOVE = ["0000:02:00.0", "0000:01:00.0"]   # switch (takes its links along), an endpoint
@@ -55,9 +59,9 @@ def report(name, ok, why=""):
     print(("ok   %s" % name) if ok else ("FAIL %s: %s" % (name, why)), flush=True)
 
 
-def topo_args():
+def topo_args(topo=TOPO):
     args = []
-    for line in open(TOPO):
+    for line in open(topo):
         line = line.split("#", 1)[0].strip()
         if line.startswith("device "):
             args += ["-device", line.split(None, 1)[1]]
@@ -66,15 +70,15 @@ def topo_args():
     return args
 
 
-def boot(kernel, initrd, append, out, runs):
+def boot(kernel, initrd, append, out, runs, topo=TOPO, dyndbg=DYNDBG):
     os.makedirs(out, exist_ok=True)
     trace = os.path.join(out, "trace")
     if os.path.exists(trace):
         os.unlink(trace)
-    line = "%s %s %s" % (DYNDBG, append, " ".join('aspmctl.run="%s"' % r for r in runs))
+    line = "%s %s %s" % (dyndbg, append, " ".join('aspmctl.run="%s"' % r for r in runs))
     cmd = [os.path.join(LINUX, "boot-test.sh"), "--kernel", kernel, "--initrd", initrd,
            "--out", out, "--timeout", "150", "--check-runs", "--append", line.strip(),
-           "--"] + topo_args() + ["-trace", "pci_cfg_write", "-D", trace]
+           "--"] + topo_args(topo) + ["-trace", "pci_cfg_write", "-D", trace]
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     with open(os.path.join(out, "boot-test.log"), "w") as f:
@@ -96,7 +100,7 @@ def records(serial):
     return testlib.kernel_records(serial)
 
 
-def lnkctl_writes(trace, fns):
+def lnkctl_writes(trace, fns, mark_dev=MARK_DEV):
     """(boot, after-marker) lists of (bdf, value) ASPM-related Link Control writes."""
     lnk = {}
     for bdf, kv in fns.items():
@@ -106,7 +110,7 @@ def lnkctl_writes(trace, fns):
     rcb_pending = {b for b, kv in fns.items()
                    if kv.get("type") in rcb_types and kv.get("parent", "-") != "-"}
     events = testlib.trace_writes(trace)
-    mark = max([i for i, (b, o, v) in enumerate(events) if b == MARK_DEV and o == 0xc and v == 0x10],
+    mark = max([i for i, (b, o, v) in enumerate(events) if b == mark_dev and o == 0xc and v == 0x10],
                default=None)
     boot, after = [], []
     for i, (bdf, off, val) in enumerate(events):
@@ -190,6 +194,34 @@ def main():
                                            e["INITRAMFS"], a.out)
                 except Exception as ex:        # reported through the FADT cells
                     print("FADT image: %s" % ex, file=sys.stderr)
+    # Records are quiet by default: the patched kernel without dyndbg=.
+    ok, serial, trace, secs = boot(kern["patched"], e["INITRAMFS"], "", os.path.join(a.out, "patched-quiet"),
+                                   runs, dyndbg="")
+    times.append(secs)
+    report("patched-quiet-boot", ok, "boot failed, see %s" % os.path.join(a.out, "patched-quiet"))
+    if ok:
+        loud = [l for l in section(serial, "dmesg").splitlines() if re.search(r": aspm (link|decision|teardown) ", l)]
+        report("patched-quiet-no-records", not loud and "=== aspmctl-init: done ===" in serial,
+               "records printed without dyndbg: %s" % loud[:2])
+    # A blacklisted link (conventional PCI function below a root port) with
+    # the FADT bit (notouch) and with pcie_aspm=off, removals included.
+    bl_runs = [marker.replace(MARK_DEV, MARK_DEV_BL)] + \
+        ["echo 1 > /sys/bus/pci/devices/%s/remove" % d for d in REMOVE_BL]
+    for name, append, fadt in (("bl-fadt-notouch", "", True), ("bl-off", "pcie_aspm=off", False)):
+        for v in ("patched", "unpatched"):
+            tag = "%s-%s" % (v, name)
+            if fadt and fadt_img is None:
+                report(tag + "-boot", False, "no FADT image (default cell failed)")
+                continue
+            ok, serial, trace, secs = boot(kern[v], fadt_img if fadt else e["INITRAMFS"], append,
+                                           os.path.join(a.out, tag), bl_runs, topo=TOPO_BL)
+            times.append(secs)
+            report(tag + "-boot", ok, "boot failed, see %s/boot-test.log" % os.path.join(a.out, tag))
+            if ok:
+                fns = pci_map(serial)
+                boot_w, after_w, marked = lnkctl_writes(trace, fns, MARK_DEV_BL)
+                data[tag] = dict(serial=serial, fns=fns, recs=records(serial), boot=boot_w,
+                                 after=after_w, marked=marked)
     print("# boots: %d, %.0fs in all, %.1fs each on average" %
           (len(times), sum(times), sum(times) / max(len(times), 1)))
 
@@ -223,8 +255,20 @@ def main():
             td = [kv for k, kv in d["recs"] if k == "teardown"]
             report(p + "-decision", bool(dec) and all(x.get("action") == action for x in dec),
                    "decision records %s, want action=%s" % (dec, action))
+            if name == "off":
+                # pcie_aspm=off as upstream: no link state, so no link or
+                # teardown records, only the decision record
+                report(p + "-no-link-state", not lk and not td and len(dec) == 1
+                       and dec[0].get("override") == "notouch"
+                       and not any(kv.get("aspm", "-") != "-" for kv in d["fns"].values()),
+                       "link records %s, teardown %s, decision %s, sysfs aspm %s" %
+                       (sorted(lk), td, dec, {b: kv.get("aspm") for b, kv in d["fns"].items()
+                                                if kv.get("aspm", "-") != "-"}))
+                report(p + "-marker", d["marked"], "the removal marker is not in the trace")
             why = []
-            if sorted(lk) != links:
+            if name == "off":
+                pass
+            elif sorted(lk) != links:
                 why.append("links %s, want %s" % (sorted(lk), links))
             for up, kv in lk.items():
                 want_t = {"keep": kv.get("bios"), "notouch": kv.get("bios"), "clear": "none",
@@ -232,7 +276,8 @@ def main():
                 if kv.get("action") != action or kv.get("target") != want_t:
                     why.append("%s: action=%s target=%s, want %s/%s" %
                                (up, kv.get("action"), kv.get("target"), action, want_t))
-            report(p + "-link-records", not why, "; ".join(why))
+            if name != "off":
+                report(p + "-link-records", not why, "; ".join(why))
             want_td = {"0000:04:00.0", "0000:05:00.0", "0000:02:00.0", "0000:01:00.0"}
             got_td = {kv.get("dev") for kv in td}
             why = []
@@ -241,8 +286,9 @@ def main():
             for kv in td:
                 if kv.get("action") != action or (action == "notouch" and kv.get("written") != "0"):
                     why.append("teardown %s" % kv)
-            report(p + "-teardown-records", not why, "; ".join(why))
-            report(p + "-marker", d["marked"], "the removal marker is not in the trace")
+            if name != "off":
+                report(p + "-teardown-records", not why, "; ".join(why))
+                report(p + "-marker", d["marked"], "the removal marker is not in the trace")
         # Link Control writes
         if not have(p, u):
             continue
@@ -272,6 +318,9 @@ def main():
             # still rewrites Common Clock and retrains every link (patched: nothing).
             report(u + "-writes-differ", U["boot"] == D["boot"] and retrains(U["boot"]) == nlinks,
                    "want the default's CCC + retrain writes, got %s" % U["boot"])
+            # and on removal it writes what it writes by default (nothing on these links)
+            report(u + "-after-removal", U["after"] == D["after"] and U["marked"],
+                   "after removal %s, default %s" % (U["after"], D["after"]))
         elif name == "off":
             report(u + "-writes", not U["boot"] and not U["after"],
                    "want none, got %s / %s" % (U["boot"], U["after"]))
@@ -280,6 +329,37 @@ def main():
                    "want L0s enables, got %s" % U["boot"])
         report(u + "-no-records", not any(k == "link" for k, kv in U["recs"]),
                "the unpatched kernel printed aspm link records")
+    # Blacklisted link: the patched kernel writes nothing under notouch,
+    # neither at boot nor on removal; 6.1 under the FADT bit configures the
+    # blacklisted link's ASPM off, Common Clock + retrain on the other link,
+    # and tears down on removal (expected differences, listed).
+    for name in ("bl-fadt-notouch", "bl-off"):
+        p, u = "patched-" + name, "unpatched-" + name
+        if have(p):
+            d = data[p]
+            dec = [kv for k, kv in d["recs"] if k == "decision"]
+            report(p + "-decision", bool(dec) and all(x.get("action") == "notouch" for x in dec),
+                   "decision records %s" % dec)
+            if name == "bl-fadt-notouch":
+                report(p + "-fadt-bit", FADT_MSG in d["serial"], "the upgraded FADT was not taken")
+                lk = sorted(kv.get("up") for k, kv in d["recs"] if k == "link")
+                report(p + "-link-records", lk == ["0000:00:02.0", "0000:00:03.0", "0000:00:04.0"],
+                       "link records for %s" % lk)
+            report(p + "-writes", d["marked"] and not d["boot"] and not d["after"],
+                   "marker %s; want no Link Control write, got %s then %s" % (d["marked"], d["boot"], d["after"]))
+        if have(u):
+            U = data[u]
+            print("# %s: Link Control writes at boot %s, after removal %s" % (u, U["boot"], U["after"]))
+            if name == "bl-fadt-notouch":
+                # ASPM off on both blacklisted links (pcie_aspm_cap_init()
+                # marks them enabled so that they get disabled), Common Clock
+                # then retrain on the e1000e's link; nothing on removal
+                want = [("0000:00:02.0", 0), ("0000:00:03.0", 0), ("0000:00:04.0", 0), ("0000:00:04.0", 0x20)]
+                report(u + "-writes-differ", U["marked"] and U["boot"] == want and not U["after"],
+                       "want %s then nothing, got %s / %s" % (want, U["boot"], U["after"]))
+            else:
+                report(u + "-writes", U["marked"] and not U["boot"] and not U["after"],
+                       "pcie_aspm=off: want none, got %s / %s" % (U["boot"], U["after"]))
     return 0 if all(results) else 1
 
 

@@ -3,7 +3,9 @@
 #
 # The kernel series' tests (make test): the series applies and both kernels
 # build (make kernel), every patch passes the tree's scripts/checkpatch.pl
-# without errors, the KUnit table in the series equals
+# without errors and with every warning explained below its --- line
+# (linux/checkpatch.sh), a broken patch is reported by name with the Debian
+# version (linux/test-fetch-fail.sh), the KUnit table in the series equals
 # linux/gen-kunit-vectors.sh's output for tests/vectors/decision.tsv, and
 # both kernels boot in QEMU (TCG) on tests/qemu/topologies/default.topo
 # under each policy cell, with decision records, KUnit results and QEMU's
@@ -46,12 +48,21 @@ if [ "$build" = 1 ]; then
 fi
 eval "$("$LINUX_DIR/kernel-env.sh")" || exit 1
 
-# Each patch passes checkpatch (warnings are explained below the patch's ---).
+# Each patch passes checkpatch: no error, every warning explained below the
+# patch's --- line (linux/checkpatch.sh; the whole output is in the log).
 for p in "$LINUX_DIR"/patches/*.patch; do
 	n=$(basename "$p" .patch)
-	check "checkpatch-${n%%-*}" sh -c 'cd "$1" && perl scripts/checkpatch.pl --no-summary --terse "$2" 2>/dev/null | tee /dev/stderr | grep -q "ERROR" && exit 1;
-		perl scripts/checkpatch.pl "$2" 2>/dev/null | grep -q "^total: 0 errors"' sh "$KERNEL_SRC_PATCHED" "$p"
+	check "checkpatch-${n%%-*}" "$LINUX_DIR/checkpatch.sh" "$KERNEL_SRC_PATCHED" "$p"
 done
+# ... and the check can fail: 0004 without its note must be refused.
+check checkpatch-refuses-unexplained sh -c '
+	sed "s/\"Possible unwrapped commit description\"/unwrapped/" "$1"/patches/0004-*.patch >"$2/0004-no-note.patch"
+	! "$1/checkpatch.sh" "$3" "$2/0004-no-note.patch" &&
+	"$1/checkpatch.sh" "$3" "$2/0004-no-note.patch" | grep -q "WARNING not explained below the patch"' \
+	sh "$LINUX_DIR" "$out" "$KERNEL_SRC_PATCHED"
+
+# A broken patch stops fetch-tree.sh with its name and the Debian version.
+check fetch-fail-message "$LINUX_DIR/test-fetch-fail.sh"
 
 # One source of truth: the KUnit table the series carries is generated.
 check kunit-vectors sh -c '

@@ -27,6 +27,8 @@ suite build make --no-print-directory all
 [ -f "$BUILD/aspmctl.efi" ] && echo "build 1 0" >"$results/build.count" || echo "build 0 1" >"$results/build.count"
 suite unit make --no-print-directory unit
 suite kernel linux/test-kernel.sh --results "$results"
+# each patch of the series builds and boots on its own (incremental, one worktree)
+suite kernel-series linux/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
 # the app's engine vs Linux's aspm.c on the same simulated hardware (issue 9)
 suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
