@@ -89,3 +89,40 @@ void sim_platform_l1ss_mf(struct sim *s)
 	x = sim_endpoint(s, 1, 0, 1, SIM_DC_ANY, SIM_LC_P, LK_CCC | LK_L1 | LK_CLKREQ);
 	sim_add_l1ss(x, SIM_L1SS_CAP_ALL, l1ss);
 }
+
+void sim_platform_pre11_ccc(struct sim *s)
+{
+	const uint32_t lc = SIM_LNKCAP(3, 1, 0, 0);
+	const uint16_t on = PCI_EXP_LNKCTL_CCC | PCI_EXP_LNKCTL_ASPM_L1;
+	struct sim_fn *usp;
+
+	sim_root_port(s, 0, 1, 0, 1, 3, lc, on);
+	usp = sim_switch_up(s, 1, 2, 3, lc, on);
+	sim_poke(usp, usp->pcie + PCI_EXP_DEVCAP, 4,
+		 sim_peek(usp, usp->pcie + PCI_EXP_DEVCAP, 4) & ~PCI_EXP_DEVCAP_RBER);
+	sim_switch_down(s, 2, 0, 3, 3, lc, 0);
+	sim_endpoint(s, 3, 0, 0, SIM_DC_ANY, lc, 0);
+}
+
+void sim_platform_chain_keep(struct sim *s)
+{
+	const uint32_t lc = SIM_LNKCAP(2, 0, 0, 0);
+	const uint16_t on = PCI_EXP_LNKCTL_CCC | PCI_EXP_LNKCTL_ASPM_L1;
+
+	sim_root_port(s, 0, 1, 0, 1, 5, lc, on);
+	sim_switch_up(s, 1, 2, 5, lc, on);
+	sim_switch_down(s, 2, 0, 3, 5, lc, on);
+	sim_switch_up(s, 3, 4, 5, lc, on);
+	sim_switch_down(s, 4, 0, 5, 5, lc, on);
+	sim_endpoint(s, 5, 0, 0, SIM_DEVCAP(7, 0, 1), lc, on);
+}
+
+void sim_platform_rootless_switch(struct sim *s)
+{
+	const uint32_t lc = SIM_LNKCAP(3, 1, 0, 0);
+	const uint16_t ccc = PCI_EXP_LNKCTL_CCC;
+
+	sim_switch_up(s, 0, 1, 2, lc, ccc);
+	sim_switch_down(s, 1, 0, 2, 2, lc, ccc | PCI_EXP_LNKCTL_ASPM_L1);
+	sim_endpoint(s, 2, 0, 0, SIM_DC_ANY, lc, ccc | PCI_EXP_LNKCTL_ASPM_L1);
+}

@@ -53,5 +53,31 @@ void sim_platform_teardown(struct sim *s, uint16_t bios_a);
 /* A multi-function endpoint whose two functions both carry the L1 PM
  * Substates capability, everything enabled by the BIOS, LTR on the path. */
 void sim_platform_l1ss_mf(struct sim *s);
+/*
+ * Order across links under keep, (a): a pre-1.1 switch on the root link
+ * (its upstream port lacks Role-Based Error Reporting), BIOS L1 there;
+ * below it a link whose Common Clock Configuration is clear at both ends
+ * (Slot Clock everywhere): it gets CCC + retrain. Linux turns ASPM off on
+ * the root link before it touches the Common Clock below.
+ *   00:01.0 RP ── 01:00.0 USP (no RBER) ─ 02:00.0 DSP ── 03:00.0 EP
+ */
+void sim_platform_pre11_ccc(struct sim *s);
+/*
+ * Order across links under keep, (b): three links in a row, BIOS L1 and
+ * Common Clock on all, exit latency 1 us everywhere, the endpoint accepts
+ * 1 us: L1 fits its own link (1 us), not the middle one (1 + 1 us) nor the
+ * root link (1 + 2 us). Linux disables the middle link, then the root link
+ * (pcie_config_aspm_path() upwards).
+ *   00:01.0 RP ── 01:00.0 USP ─ 02:00.0 DSP ── 03:00.0 USP ─ 04:00.0 DSP ── 05:00.0 EP
+ */
+void sim_platform_chain_keep(struct sim *s);
+/*
+ * A switch whose upstream port sits directly on a root bus (no Root Port):
+ * Linux's alloc_pcie_link_state() makes the Downstream Port's link a root
+ * link (!pdev->bus->parent->self). L0s + L1 supported, BIOS L1 and Common
+ * Clock on that link.
+ *   00:00.0 USP ─ 01:00.0 DSP ── 02:00.0 EP
+ */
+void sim_platform_rootless_switch(struct sim *s);
 
 #endif

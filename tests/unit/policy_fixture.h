@@ -132,52 +132,6 @@ static inline uint32_t pfx_l1ss_ctl1(struct pfx *p, uint8_t bus, uint8_t dev,
 	return sim_peek(f, f->l1ss + PCI_L1SS_CTL1, 4);
 }
 
-/* ------------------------------------------------------------ machines */
-
-/* LNKCAP: L1 only, exit 1 us, no Clock PM; L0s + L1, no Clock PM */
-#define PFX_LC_L1	SIM_LNKCAP(2, 0, 0, 0)
-#define PFX_LC_BOTH	SIM_LNKCAP(3, 1, 0, 0)
-
-/*
- * Order across links under keep, (a): a pre-1.1 switch on the root link
- * (its upstream port lacks Role-Based Error Reporting), BIOS L1 there;
- * below it a link whose Common Clock Configuration is clear at both ends
- * (Slot Clock everywhere): it gets CCC + retrain.
- *   00:01.0 RP ── 01:00.0 USP (no RBER) ─ 02:00.0 DSP ── 03:00.0 EP
- * (tests/xcheck/xcheck.c has the same machine.)
- */
-static inline void pfx_platform_pre11_ccc(struct sim *s)
-{
-	struct sim_fn *usp;
-
-	sim_root_port(s, 0, 1, 0, 1, 3, PFX_LC_BOTH, LK_CCC | LK_L1);
-	usp = sim_switch_up(s, 1, 2, 3, PFX_LC_BOTH, LK_CCC | LK_L1);
-	sim_poke(usp, usp->pcie + PCI_EXP_DEVCAP, 4,
-		 sim_peek(usp, usp->pcie + PCI_EXP_DEVCAP, 4) & ~PCI_EXP_DEVCAP_RBER);
-	sim_switch_down(s, 2, 0, 3, 3, PFX_LC_BOTH, 0);
-	sim_endpoint(s, 3, 0, 0, SIM_DEVCAP(7, 7, 1), PFX_LC_BOTH, 0);
-}
-
-/*
- * Order across links under keep, (b): three links in a row, BIOS L1 on
- * all, exit latency 1 us everywhere, the endpoint accepts 1 us: L1 fits
- * its own link (1 us), not the middle one (1 + 1 us) nor the root link
- * (1 + 2 us). Common Clock set everywhere.
- *   00:01.0 RP ── 01:00.0 USP ─ 02:00.0 DSP ── 03:00.0 USP ─ 04:00.0 DSP ── 05:00.0 EP
- * (tests/xcheck/xcheck.c has the same machine.)
- */
-static inline void pfx_platform_chain_keep(struct sim *s)
-{
-	const uint16_t on = LK_CCC | LK_L1;
-
-	sim_root_port(s, 0, 1, 0, 1, 5, PFX_LC_L1, on);
-	sim_switch_up(s, 1, 2, 5, PFX_LC_L1, on);
-	sim_switch_down(s, 2, 0, 3, 5, PFX_LC_L1, on);
-	sim_switch_up(s, 3, 4, 5, PFX_LC_L1, on);
-	sim_switch_down(s, 4, 0, 5, 5, PFX_LC_L1, on);
-	sim_endpoint(s, 5, 0, 0, SIM_DEVCAP(7, 0, 1), PFX_LC_L1, on);
-}
-
 /* ------------------------------------------------------------ write log */
 
 enum { XW_LNKCTL, XW_L1SS };

@@ -1233,9 +1233,7 @@ static struct pfx *rootless_switch(void)
 	struct pfx *p = pfx_new();
 	struct sim *s = p->sim;
 
-	sim_switch_up(s, 0, 1, 2, PFX_LC_BOTH, LK_CCC);
-	sim_switch_down(s, 1, 0, 2, 2, PFX_LC_BOTH, LK_CCC | LK_L1);
-	sim_endpoint(s, 2, 0, 0, DC_ANY, PFX_LC_BOTH, LK_CCC | LK_L1);
+	sim_platform_rootless_switch(s);
 	assert_int_equal(fx_enum(p->fx), 0);
 	assert_int_equal(p->fx->topo.nlink, 1);
 	assert_int_equal(fx_link(p->fx, 1, 0, 0)->parent, -1);
@@ -1443,7 +1441,7 @@ static void test_keep_order_pre11_then_ccc(void **state)
 	struct pfx *p = pfx_new();
 
 	(void)state;
-	pfx_platform_pre11_ccc(p->sim);
+	sim_platform_pre11_ccc(p->sim);
 	assert_int_equal(fx_enum(p->fx), 0);
 	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
 	assert_log_writes(p, 0,
@@ -1466,7 +1464,7 @@ static void test_keep_order_path_upward(void **state)
 	struct pfx *p = pfx_new();
 
 	(void)state;
-	pfx_platform_chain_keep(p->sim);
+	sim_platform_chain_keep(p->sim);
 	assert_int_equal(fx_enum(p->fx), 0);
 	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_NONE)), 0);
 	assert_log_writes(p, 0,

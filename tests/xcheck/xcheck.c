@@ -201,51 +201,22 @@ static void build_ccc(struct sim *s)
 	sim_platform_ccc(s);
 }
 
-/*
- * Order across links under keep (tests/unit/policy_fixture.h has the same
- * machines; tests/unit/test_policy.c test_keep_order_*). (a): a pre-1.1
- * switch on the root link (no RBER in its upstream port), BIOS L1 there;
- * the link below needs Common Clock + retrain. Linux turns ASPM off on
- * the root link before it touches the Common Clock below.
- */
+/* Order across links under keep (tests/unit/test_policy.c test_keep_order_*). */
 static void build_pre11_ccc(struct sim *s)
 {
-	const uint32_t lc = SIM_LNKCAP(3, 1, 0, 0);
-	struct sim_fn *usp;
-
-	sim_root_port(s, 0, 1, 0, 1, 3, lc, LK_CCC | LK_L1);
-	usp = sim_switch_up(s, 1, 2, 3, lc, LK_CCC | LK_L1);
-	sim_poke(usp, usp->pcie + PCI_EXP_DEVCAP, 4,
-		 sim_peek(usp, usp->pcie + PCI_EXP_DEVCAP, 4) & ~PCI_EXP_DEVCAP_RBER);
-	sim_switch_down(s, 2, 0, 3, 3, lc, 0);
-	sim_endpoint(s, 3, 0, 0, SIM_DEVCAP(7, 7, 1), lc, 0);
+	sim_platform_pre11_ccc(s);
 }
 
-/* (b): three links in a row, BIOS L1 everywhere, 1 us exit latencies, the
- * endpoint accepts 1 us: L1 stays on its own link only. Linux disables
- * the middle link, then the root link (pcie_config_aspm_path() upwards). */
 static void build_chain_keep(struct sim *s)
 {
-	const uint32_t lc = SIM_LNKCAP(2, 0, 0, 0);
-	const uint16_t on = LK_CCC | LK_L1;
-
-	sim_root_port(s, 0, 1, 0, 1, 5, lc, on);
-	sim_switch_up(s, 1, 2, 5, lc, on);
-	sim_switch_down(s, 2, 0, 3, 5, lc, on);
-	sim_switch_up(s, 3, 4, 5, lc, on);
-	sim_switch_down(s, 4, 0, 5, 5, lc, on);
-	sim_endpoint(s, 5, 0, 0, SIM_DEVCAP(7, 0, 1), lc, on);
+	sim_platform_chain_keep(s);
 }
 
 /* A switch directly on the root bus, no Root Port: its Downstream Port's
  * link is a root link (alloc_pcie_link_state()). BIOS L1 on it. */
 static void build_rootless_switch(struct sim *s)
 {
-	const uint32_t lc = SIM_LNKCAP(3, 1, 0, 0);
-
-	sim_switch_up(s, 0, 1, 2, lc, LK_CCC);
-	sim_switch_down(s, 1, 0, 2, 2, lc, LK_CCC | LK_L1);
-	sim_endpoint(s, 2, 0, 0, DC_ANY, lc, LK_CCC | LK_L1);
+	sim_platform_rootless_switch(s);
 }
 
 /* ---------------------------------------------------------- scenarios */
