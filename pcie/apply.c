@@ -184,7 +184,15 @@ int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 		}
 		rc = rd(c, f->addr, w->off, w->width, &rb);
 		w->readback = rb;
-		if (rc || (rb & own) != (val & own)) {
+		if (!rc && ((w->width == 2 && rb == 0xffff) || rb == 0xffffffff)) {
+			/* all-ones: the function stopped answering, whatever
+			 * the bits we own happen to read as */
+			w->result = -2;
+			st->errors++;
+			rc = log_error(-AE_IO, "%s: reads all-ones after the write to register 0x%x: not done",
+				       pci_addr_str(f->addr, b), w->off);
+			first_err = first_err ? first_err : rc;
+		} else if (rc || (rb & own) != (val & own)) {
 			w->result = -1;
 			st->ignored++;
 		} else {

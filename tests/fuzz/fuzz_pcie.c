@@ -1,35 +1,107 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: enumeration, planning, apply and teardown on a
- * simulated hierarchy described by the input, reached through the ECAM
- * backend exactly as on hardware.
+ * libFuzzer target: the whole app on a machine described by the input.
+ * app_main() (efi/boot.c, the run sequence aspmctl.efi runs) is called
+ * with arguments built from the input and fake firmware services: ACPI
+ * tables (RSDP, XSDT, FADT, one or two MCFGs) in a memory image, config
+ * space on the simulator reached over ECAM at the addresses of the MCFG
+ * regions discovery kept, firmware root buses, files, the summary
+ * variable and the chainload. So MCFG parsing and validation,
+ * enumeration with --scan full and extra root buses, the reports, plan,
+ * apply, remove, dump, fadt and boot (with --emulate-fadt: patch, then
+ * discover) all run exactly as on a machine.
  *
- * Input: records of REC bytes, one function each (see build_fn()):
- * kind, address, bridge bus numbers, PCIe registers, L1SS, behaviours,
- * and raw bytes poked anywhere in its config space (capability lists that
- * loop, point into the header, bad port types ...). Then the last byte
- * picks the action and the function to remove.
+ * Input: a header of HDR bytes, then records of REC bytes, one function
+ * each (see build_fn()).
  *
- * Invariants, checked after every run:
- *  - no access outside the decoded ECAM range (the simulator's ECAM view
- *    counts them);
- *  - every write lands on a register the policy owns: Link Control of a
- *    function's PCIe capability, or L1 PM Substates Control 1;
- *  - notouch writes nothing, report and plan write nothing;
- *  - a run ends within a bounded number of accesses.
+ * Header:
+ *   0      bits 2:0 command: report, plan, apply, remove, dump, boot,
+ *          fadt, none; bit 3 --osc granted (else denied); bit 4
+ *          --fadt-mode notouch (else clear); bits 7:5 --policy auto,
+ *          keep, clear, force, notouch, (none) x3
+ *   1      bit 0 --scan full, bit 1 --apply (remove), bit 2 --verbose,
+ *          bit 3 second MCFG table (regions 1.. go there), bits 5:4 FADT
+ *          of 244 / 132 / no / 276 bytes, bits 7:6 number of extra root
+ *          buses
+ *   2      FADT IAPC_BOOT_ARCH (low byte)
+ *   3      remove: the record whose address is given (mod records)
+ *   4      bits 1:0 number of MCFG allocations, 1 + (n % 3); bit 2
+ *          --next given; bit 3 the chainload fails; bit 4 writing a file
+ *          fails; bit 5 aspmctl.conf unreadable; bit 6 started as a boot
+ *          entry (else from the Shell); bit 7 no RSDP
+ *   5..16  3 allocations: base selector (see region_base()), bit 0
+ *          segment and bits 3:1 a 1 MiB base offset, start bus, end bus
+ *   17..22 3 extra root buses: bit 0 segment, bit 1 declared by firmware
+ *          (else --root-bus); bus
+ *   23     bits 1:0 --emulate-fadt (none, set-no-aspm, clear-no-aspm,
+ *          leave); bit 2 fadt --set-no-aspm (else --clear-no-aspm)
+ *
+ * Invariants, asserted while the app runs:
+ *  - every MMIO access lies in a usable MCFG region (hw_decode());
+ *  - every write lands on Link Control of a function's PCI Express
+ *    capability or on L1 PM Substates Control 1 of a function on a link,
+ *    as enumeration found them (checked against the hardware's own
+ *    capability IDs), and changes only owned bits: ASPM Control, Common
+ *    Clock Configuration, Enable Clock PM, Retrain Link; the four L1SS
+ *    enables. Link Disable and the rest never change;
+ *  - report, plan, dump, fadt, remove without --apply, boot with an
+ *    unusable configuration and notouch write nothing (nor try to);
+ *  - boot mode fails open: the summary is published and the next loader
+ *    started, whatever the firmware and the hardware did;
+ *  - the run ends within a number of config accesses and delays derived
+ *    from the sizes involved (access_bound()); past it, it aborts at once.
  */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../sim/build.h"
-#include "../../pcie/run.h"
+#include "../../acpi/acpi.h"
+#include "../../efi/boot.h"
+#include "../../pcie/dump.h"
+#include "../../lib/err.h"
 #include "../../lib/log.h"
 
-#define REC		48
+#define HDR		24
+#define REC		67
 #define MAX_REC		24
-#define ACCESS_BOUND	400000u
+#define NCORRUPT	6
+#define NREGION		3
+#define NROOT		3
+/* smaller than the app's 4096/2048/8192, so that a machine of 24 records
+ * can fill them: enumeration truncated, the plan overflowing */
+#define MAX_FN		128
+#define MAX_LINK	64
+#define MAX_WRITES	256
+#define MAX_OWNED	(2 * MAX_FN)
+#define FILE_MAX	(512u << 10)
+#define DUMP_MAX	(512u << 10)
 
-#define CHECK(c) do { if (!(c)) abort(); } while (0)
+/* pcie/enum.c: CRS_RETRIES probes of the ID, then the header type */
+#define PROBE_READS	(4 + 1)
+/* per function found: class, bus numbers, Status, capability pointer,
+ * 48 standard capability slots, 5 PCIe registers, 960 extended slots,
+ * L1SS registers, the ARI Capability register, Device Capabilities 2 */
+#define FN_READS	(2 + 2 + 48 + 5 + 960 + 2 + 1 + 1)
+
+/* what the app printed so far, shown when an invariant fails */
+static const struct out_buf *console;
+
+static void fail(const char *what, int line)
+{
+	if (console && getenv("FUZZ_PRINT"))
+		fprintf(stderr, "%s", console->buf);
+	fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, line, what);
+	abort();
+}
+
+#define CHECK(c) do { if (!(c)) fail(#c, __LINE__); } while (0)
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -37,139 +109,725 @@ static uint32_t le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
+/* ------------------------------------------------------------ hardware */
+
+/* Owned bits of one register, at its physical ECAM address. */
+struct owned {
+	uint64_t phys;
+	unsigned width;
+	uint32_t mask;
+};
+
+struct hw {
+	struct sim *s;
+	const struct app *app;		/* its MCFG regions and topology */
+	uint64_t accesses, bound;
+	uint64_t writes;
+	bool owned_known;
+	struct owned own[MAX_OWNED];
+	unsigned nown;
+};
+
+/* The first usable region whose window holds [phys, phys + width): the
+ * regions discovery kept, as the app's ECAM backend has them. An access
+ * anywhere else is a finding. */
+static void hw_decode(const struct hw *h, uint64_t phys, unsigned width,
+		      struct pci_addr *a, uint16_t *off)
+{
+	const struct ecam *e = &h->app->ecam;
+
+	for (unsigned i = 0; i < e->nregion; i++) {
+		const struct mcfg_region *r = &e->region[i];
+		uint64_t rel;
+
+		if ((r->flags & MCFG_F_UNUSABLE) || phys < r->base)
+			continue;
+		rel = phys - r->base;
+		if (rel < (uint64_t)r->start_bus << 20 ||
+		    rel + width > ((uint64_t)r->end_bus + 1) << 20)
+			continue;
+		CHECK(!(rel & (width - 1)));
+		a->seg = r->segment;
+		a->bus = (uint8_t)(rel >> 20);
+		a->devfn = (uint8_t)(rel >> 12);
+		*off = rel & 0xfff;
+		return;
+	}
+	abort();
+}
+
+/* The hardware function behind a config address, as the app reaches it. */
+static struct sim_fn *hw_fn(const struct hw *h, struct pci_addr a, uint16_t off,
+			    uint64_t *phys)
+{
+	struct pci_addr d;
+	uint16_t o;
+
+	if (ecam_address(&h->app->ecam, a, off, phys))
+		return NULL;
+	hw_decode(h, *phys, 1, &d, &o);
+	return sim_find(h->s, d);
+}
+
+static void own_add(struct hw *h, uint64_t phys, unsigned width, uint32_t mask)
+{
+	CHECK(h->nown < MAX_OWNED);
+	h->own[h->nown++] = (struct owned){ phys, width, mask };
+}
+
+/*
+ * What the policy may write: Link Control and L1SS Control 1 of the
+ * functions on a link, where enumeration found those capabilities (raw
+ * corruption may have moved them). The positions are the app's own, so
+ * they are checked against the hardware: the capability ID must be there.
+ * Computed at the first write, when enumeration is over.
+ */
+static void own_compute(struct hw *h)
+{
+	const uint32_t lnkctl = PCI_EXP_LNKCTL_ASPMC | PCI_EXP_LNKCTL_CCC |
+				PCI_EXP_LNKCTL_CLKREQ_EN | PCI_EXP_LNKCTL_RL;
+	const struct pcie_topo *t = &h->app->topo;
+
+	h->nown = 0;
+	for (unsigned i = 0; i < t->nfn; i++) {
+		const struct pcie_fn *fn = &t->fn[i];
+		struct sim_fn *f;
+		uint64_t phys;
+
+		if (!(fn->flags & FN_PCIE) || (fn->flags & FN_BAD_TYPE) ||
+		    (fn->up_link < 0 && fn->down_link < 0))
+			continue;
+		CHECK(fn->pcie_cap >= 0x40 && !(fn->pcie_cap & 3));
+		f = hw_fn(h, fn->addr, fn->pcie_cap + PCI_EXP_LNKCTL, &phys);
+		CHECK(f && f->cfg[fn->pcie_cap] == PCI_CAP_ID_EXP);
+		own_add(h, phys, 2, lnkctl);
+		if (!fn->l1ss)
+			continue;
+		CHECK(fn->l1ss >= PCI_CFG_SPACE_SIZE && !(fn->l1ss & 3));
+		f = hw_fn(h, fn->addr, fn->l1ss + PCI_L1SS_CTL1, &phys);
+		CHECK(f && sim_peek(f, fn->l1ss, 2) == PCI_EXT_CAP_ID_L1SS);
+		own_add(h, phys, 4, PCI_L1SS_CTL1_L1SS_MASK);
+	}
+	h->owned_known = true;
+}
+
+static uint32_t hw_read(void *ctx, uint64_t phys, unsigned width)
+{
+	struct hw *h = ctx;
+	struct pci_addr a;
+	uint16_t off;
+	uint32_t v;
+
+	CHECK(++h->accesses <= h->bound);
+	hw_decode(h, phys, width, &a, &off);
+	sim_cfg_ops.read(h->s, a, off, width, &v);
+	return v;
+}
+
+static void hw_write(void *ctx, uint64_t phys, unsigned width, uint32_t val)
+{
+	struct hw *h = ctx;
+	struct sim_fn *f;
+	struct pci_addr a;
+	uint32_t before, after, mask = 0;
+	uint16_t off;
+	bool found = false;
+
+	CHECK(++h->accesses <= h->bound);
+	hw_decode(h, phys, width, &a, &off);
+	h->writes++;
+	if (!h->owned_known)
+		own_compute(h);
+	for (unsigned i = 0; i < h->nown; i++) {
+		if (h->own[i].phys == phys && h->own[i].width == width) {
+			mask |= h->own[i].mask;
+			found = true;
+		}
+	}
+	CHECK(found);
+	f = sim_find(h->s, a);
+	before = f ? sim_peek(f, off, width) : 0;
+	CHECK(!f || !((val ^ before) & ~mask));
+	sim_cfg_ops.write(h->s, a, off, width, val);
+	/* and nothing else moved: no write-1-to-clear bit cleared */
+	after = f ? sim_peek(f, off, width) : 0;
+	CHECK(!((before ^ after) & ~mask));
+}
+
+static const struct mmio_ops hw_mmio_ops = {
+	.read = hw_read,
+	.write = hw_write,
+};
+
+/* ------------------------------------------------------------ machine */
+
+/* An empty machine; the struct sim itself (large) is kept across runs. */
+static struct sim *sim_reset(void)
+{
+	static struct sim *s;
+
+	if (!s)
+		s = sim_new();
+	CHECK(s);
+	for (unsigned i = 0; i < s->nfn; i++)
+		free(s->fn[i]);
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static void corrupt(struct sim_fn *f, const uint8_t *c)
+{
+	static const unsigned widths[4] = { 1, 2, 4, 4 };
+	unsigned width = widths[(c[1] >> 4) & 3];
+	unsigned off = c[0] | (c[1] & 0xf) << 8;
+
+	if (!(c[1] & 0x80))
+		return;
+	if (off + width > PCI_CFG_SPACE_EXP_SIZE)
+		off = PCI_CFG_SPACE_EXP_SIZE - width;
+	sim_poke(f, (uint16_t)off, width, le32(c + 2));
+}
+
+/*
+ * Record:
+ *   0 bus, 1 devfn, 2 kind (mod 8: endpoint, Root Port, switch upstream,
+ *   switch downstream, conventional PCI, PCIe-to-PCI bridge, bare header,
+ *   bare header with a PCIe capability of any port type)
+ *   3 bit 0 segment; kinds 6, 7: bits 2:1 header type (normal, bridge,
+ *     CardBus, 0x7f), bits 7:4 port type
+ *   4-6 primary/secondary/subordinate bus, 7 LNKCAP, 11 LNKCTL, 13 DEVCAP,
+ *   17 LNKSTA
+ *   19 bit 0 multi-function, 1 L1SS, 2 LTR, 3 ASPM Control read-only,
+ *     4 CRS twice, 5 ... forever, 6 vanishes, 7 aliases on every function
+ *   20 bit 0 ARI (forwarding on a Root/Downstream Port, else the ARI
+ *     capability), 1 LTR Mechanism only, 2 ARI capability before L1SS,
+ *     4:3 reads of Link Training after a retrain, 5 training never ends,
+ *     6 ARI forwarding whatever the port type, 7 hot-plug capable slot
+ *   21 L1SS Capabilities, 25 L1SS Control 1, 29 reads before it vanishes,
+ *   30 ARI Next Function Number
+ *   31.. NCORRUPT raw writes of 6 bytes: offset 7:0; bits 3:0 offset 11:8,
+ *     5:4 width 1/2/4, 7 enable; value
+ */
 static void build_fn(struct sim *s, const uint8_t *r)
 {
-	uint8_t bus = r[0] & 7, dev = r[1] & 0x1f, fn = (r[1] >> 5) & 7;
-	uint32_t lnkcap = le32(r + 6), devcap = le32(r + 12);
-	uint16_t lnkctl = (uint16_t)(r[10] | r[11] << 8);
-	uint16_t lnksta = (uint16_t)(r[16] | r[17] << 8);
-	uint8_t flags = r[18];
+	static const uint8_t hdr_types[4] = { 0, 1, 2, 0x7f };
+	struct pci_addr a = { r[3] & 1, r[0], r[1] };
+	uint8_t dev = PCI_SLOT(a.devfn), fn = PCI_FUNC(a.devfn);
+	uint8_t hdr = hdr_types[(r[3] >> 1) & 3], type = r[3] >> 4;
+	uint32_t lnkcap = le32(r + 7), devcap = le32(r + 13);
+	uint16_t lnkctl = le16(r + 11), lnksta = le16(r + 17);
+	uint8_t fl = r[19], fl2 = r[20];
 	struct sim_fn *f;
 
-	if (sim_find(s, (struct pci_addr){ 0, bus, PCI_DEVFN(dev, fn) }))
+	if (sim_find(s, a))
 		return;
-	switch (r[2] % 7) {
-	case 0: f = sim_endpoint(s, bus, dev, fn, devcap, lnkcap, lnkctl); break;
-	case 1: f = sim_root_port(s, bus, dev, fn, r[4] & 7, r[5] & 7, lnkcap, lnkctl); break;
-	case 2: f = sim_switch_up(s, bus, r[4] & 7, r[5] & 7, lnkcap, lnkctl); break;
-	case 3: f = sim_switch_down(s, bus, dev, r[4] & 7, r[5] & 7, lnkcap, lnkctl); break;
-	case 4: f = sim_pci_device(s, bus, dev, fn); break;
-	case 5: f = sim_pcie_pci_bridge(s, bus, dev, r[4] & 7, r[5] & 7, lnkcap); break;
-	default: f = sim_add_fn(s, 0, bus, dev, fn, 0x1234, 0x5678, 0xff0000, r[3] & 0x81); break;
+	switch (r[2] % 8) {
+	case 0: f = sim_endpoint(s, 0, dev, fn, devcap, lnkcap, lnkctl); break;
+	case 1: f = sim_root_port(s, 0, dev, fn, r[5], r[6], lnkcap, lnkctl); break;
+	case 2: f = sim_switch_up(s, 0, r[5], r[6], lnkcap, lnkctl); break;
+	case 3: f = sim_switch_down(s, 0, dev, r[5], r[6], lnkcap, lnkctl); break;
+	case 4: f = sim_pci_device(s, 0, dev, fn); break;
+	case 5: f = sim_pcie_pci_bridge(s, 0, dev, r[5], r[6], lnkcap); break;
+	case 6:
+		f = sim_add_fn(s, 0, 0, dev, fn, 0x1234, 0x5678,
+			       0xff0000 | type, hdr);
+		break;
+	default:
+		f = sim_add_fn(s, 0, 0, dev, fn, 0x1234, 0x5679, 0x088000, hdr);
+		if (f)
+			sim_add_pcie(f, type, devcap, lnkcap, lnkctl, lnksta);
+		break;
 	}
 	if (!f)
 		return;
-	if (f->cfg[PCI_HEADER_TYPE] & 1)
-		f->cfg[PCI_PRIMARY_BUS] = r[3] & 7;
+	f->addr = a;
+	if ((f->cfg[PCI_HEADER_TYPE] & PCI_HEADER_TYPE_MASK) == PCI_HEADER_TYPE_BRIDGE)
+		sim_set_bus(f, r[4], r[5], r[6]);
 	if (f->pcie) {
-		sim_poke(f, f->pcie + PCI_EXP_LNKSTA, 2, lnksta);
-		if (flags & 0x02)
-			sim_add_l1ss(f, le32(r + 19), le32(r + 23));
-		if (flags & 0x04)
-			sim_add_ltr(f);
-		if (flags & 0x08)
-			sim_ignore_aspm(f);
-	}
-	if (flags & 0x01)
-		sim_set_multi(f);
-	if (flags & 0x10)
-		f->crs_reads = (flags & 0x20) ? ~0u : 2;
-	if (flags & 0x40)
-		f->vanish_after = r[27];
-	if (flags & 0x80)
-		f->alias_all = true;
-	f->retrain_reads = r[27] & 3;
-	/* raw corruption: up to 5 dwords anywhere */
-	for (unsigned k = 0; k < 5; k++) {
-		const uint8_t *c = r + 28 + 4 * k;
-		uint16_t off = (uint16_t)((c[0] | (c[1] & 3) << 8) * 4);
+		uint8_t pt = (uint8_t)((f->cfg[f->pcie + PCI_EXP_FLAGS] >> 4) & 0xf);
+		bool port = pt == PCI_EXP_TYPE_ROOT_PORT || pt == PCI_EXP_TYPE_DOWNSTREAM;
+		bool ari_cap = (fl2 & 0x01) && !port;
 
-		if (!(c[1] & 0x80))
-			continue;
-		sim_poke(f, off & 0xffc, 2, (uint32_t)(c[2] | c[3] << 8));
+		sim_poke(f, f->pcie + PCI_EXP_LNKSTA, 2, lnksta);
+		if (((fl2 & 0x01) && port) || (fl2 & 0x40))
+			sim_set_ari_fwd(f);
+		if (ari_cap && (fl2 & 0x04))
+			sim_add_ari(f, r[30]);
+		if (fl & 0x02)
+			sim_add_l1ss(f, le32(r + 21), le32(r + 25));
+		if (fl & 0x04)
+			sim_add_ltr(f);
+		if (ari_cap && !(fl2 & 0x04))
+			sim_add_ari(f, r[30]);
+		if (fl2 & 0x02)
+			sim_set_ltr_mech(f);
+		if (fl & 0x08)
+			sim_ignore_aspm(f);
+		if (fl2 & 0x80) {
+			f->cfg[f->pcie + PCI_EXP_FLAGS + 1] |= PCI_EXP_FLAGS_SLOT >> 8;
+			sim_poke(f, f->pcie + PCI_EXP_SLTCAP, 4, PCI_EXP_SLTCAP_HPC);
+		}
+	}
+	if (fl & 0x01)
+		sim_set_multi(f);
+	if (fl & 0x10)
+		f->crs_reads = (fl & 0x20) ? ~0u : 2;
+	if (fl & 0x40)
+		f->vanish_after = r[29];
+	if (fl & 0x80)
+		f->alias_all = true;
+	/* Link Training set for this many LNKSTA reads after a retrain;
+	 * beyond ASPM_RETRAIN_POLLS it never ends */
+	f->retrain_reads = (fl2 & 0x20) ? ASPM_RETRAIN_POLLS + 1 : (fl2 >> 3) & 3;
+	for (unsigned k = 0; k < NCORRUPT; k++)
+		corrupt(f, r + 31 + 6 * k);
+}
+
+/* ------------------------------------------------------------ firmware */
+
+#define ACPI_BASE	0x80000ull
+#define ACPI_SIZE	0x400u
+#define RSDP_OFF	0x000
+#define XSDT_OFF	0x040
+#define FADT_OFF	0x100
+#define MCFG_OFF	0x300
+#define MCFG2_OFF	0x380
+
+struct img {
+	uint8_t p[ACPI_SIZE];
+};
+
+static void *img_map(void *ctx, uint64_t phys, size_t len)
+{
+	struct img *m = ctx;
+
+	if (phys < ACPI_BASE || len > ACPI_SIZE || phys - ACPI_BASE > ACPI_SIZE - len)
+		return NULL;
+	return m->p + (phys - ACPI_BASE);
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static void table(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
+{
+	memcpy(t, sig, 4);
+	put32(t + 4, len);
+	t[8] = rev;
+	memcpy(t + 10, "ASPMFZ", 6);
+}
+
+static void table_sum(uint8_t *t)
+{
+	t[9] = 0;
+	t[9] = (uint8_t)(0 - acpi_checksum(t, le32(t + 4)));
+}
+
+/*
+ * 0: zero base (unusable); 0xf0..0xff: so close to the top of the address
+ * space that high buses wrap (ecam_address() refuses them); else 256 MiB
+ * apart, so that only equal selectors share addresses, plus up to 7 MiB.
+ */
+static uint64_t region_base(uint8_t sel, uint8_t shift)
+{
+	if (!sel)
+		return 0;
+	if (sel >= 0xf0)
+		return 0 - ((uint64_t)(0x100 - sel) << 20);
+	return (uint64_t)sel << 28 | (uint64_t)(shift & 7) << 20;
+}
+
+static void build_acpi(struct img *m, const uint8_t *h)
+{
+	static const uint32_t fadt_len[4] = { 244, 132, 0, 276 };
+	uint32_t flen = fadt_len[(h[1] >> 4) & 3];
+	unsigned nreg = 1 + (h[4] & 3) % NREGION, n1 = (h[1] & 0x08) ? 1 : nreg;
+	uint8_t *rsdp = m->p + RSDP_OFF, *x = m->p + XSDT_OFF;
+	uint8_t *mc = m->p + MCFG_OFF, *mc2 = m->p + MCFG2_OFF;
+	unsigned nent = 0;
+
+	memset(m->p, 0, sizeof(m->p));
+	if (flen) {
+		uint8_t *f = m->p + FADT_OFF;
+
+		table(f, "FACP", flen, flen >= 244 ? 6 : 2);
+		put16(f + FADT_IAPC_BOOT_ARCH_OFF, h[2]);
+		table_sum(f);
+		put64(x + ACPI_HDR_LEN + 8 * nent++, ACPI_BASE + FADT_OFF);
+	}
+	table(mc, "MCFG", MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * n1, 1);
+	if (n1 < nreg) {
+		table(mc2, "MCFG", MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * (nreg - n1), 1);
+		put64(x + ACPI_HDR_LEN + 8 * nent++, ACPI_BASE + MCFG2_OFF);
+	}
+	for (unsigned i = 0; i < nreg; i++) {
+		const uint8_t *g = h + 5 + 4 * i;
+		uint8_t *e = i < n1 ? mc + MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * i :
+				      mc2 + MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * (i - n1);
+
+		put64(e, region_base(g[0], g[1] >> 1));
+		put16(e + 8, g[1] & 1);
+		e[10] = g[2];
+		e[11] = g[3];
+	}
+	table_sum(mc);
+	if (n1 < nreg)
+		table_sum(mc2);
+	put64(x + ACPI_HDR_LEN + 8 * nent++, ACPI_BASE + MCFG_OFF);
+	table(x, "XSDT", ACPI_HDR_LEN + 8 * nent, 1);
+	table_sum(x);
+	memcpy(rsdp, "RSD PTR ", 8);
+	memcpy(rsdp + 9, "ASPMFZ", 6);
+	rsdp[15] = 2;
+	put32(rsdp + 20, ACPI_RSDP_V2_LEN);
+	put64(rsdp + 24, ACPI_BASE + XSDT_OFF);
+	rsdp[8] = (uint8_t)(0 - acpi_checksum(rsdp, ACPI_RSDP_V1_LEN));
+	rsdp[32] = (uint8_t)(0 - acpi_checksum(rsdp, ACPI_RSDP_V2_LEN));
+}
+
+/* ------------------------------------------------------------ services */
+
+struct fw {
+	struct img acpi;
+	bool no_rsdp, write_fails, chainload_fails;
+	unsigned nroots;
+	struct pci_addr roots[NROOT];
+	uint64_t t, delays, delay_bound;
+	unsigned files, publishes, chainloads;
+};
+
+static int fw_find_rsdp(void *ctx, uint64_t *phys)
+{
+	struct fw *w = ctx;
+
+	*phys = ACPI_BASE + RSDP_OFF;
+	return w->no_rsdp ? -AE_NOENT : 0;
+}
+
+static void fw_mem_open(void *ctx, struct acpi_mem *mem)
+{
+	struct fw *w = ctx;
+
+	mem->map = img_map;
+	mem->ctx = &w->acpi;
+}
+
+static void fw_mem_close(void *ctx)
+{
+	(void)ctx;
+}
+
+static unsigned fw_root_buses(void *ctx, struct pci_addr *roots, unsigned max)
+{
+	struct fw *w = ctx;
+	unsigned n = w->nroots < max ? w->nroots : max;
+
+	memcpy(roots, w->roots, n * sizeof(*roots));
+	return n;
+}
+
+static int fw_write_file(void *ctx, const char *path, const void *data, size_t len)
+{
+	struct fw *w = ctx;
+
+	CHECK(path && path[0] == '\\' && (data || !len));
+	w->files++;
+	return w->write_fails ? -AE_IO : 0;
+}
+
+static int fw_publish(void *ctx, const char *summary)
+{
+	struct fw *w = ctx;
+
+	CHECK(strnlen(summary, 256) < 256);
+	w->publishes++;
+	return 0;
+}
+
+static int fw_chainload(void *ctx, const char *path, const char *options,
+			const struct out *o)
+{
+	struct fw *w = ctx;
+
+	(void)options;
+	(void)o;
+	CHECK(path && path[0] == '\\');
+	w->chainloads++;
+	return w->chainload_fails ? -AE_NOENT : 0;
+}
+
+static uint64_t fw_time_ns(void *ctx)
+{
+	struct fw *w = ctx;
+
+	return w->t += 1000;
+}
+
+static void fw_delay_us(void *ctx, unsigned us)
+{
+	struct fw *w = ctx;
+
+	(void)us;
+	CHECK(++w->delays <= w->delay_bound);
+}
+
+/* ------------------------------------------------------------ the run */
+
+/*
+ * Config accesses of one run of the app, at most:
+ *  - enumeration: every bus of a usable region scanned at most once, each
+ *    of its 256 function numbers probed at most PROBE_READS times;
+ *    functions found at most 8 times (alias on every function number)
+ *    per record per region whose window shows them;
+ *  - two dumps (boot mode: before and after), 4 KiB per function;
+ *  - the policy: per planned write a read, the write, a read-back and at
+ *    most two accesses to restore Common Clock; per link one retrain
+ *    waited for twice; LNKCAP read again once per function.
+ */
+static uint64_t access_bound(unsigned nrec)
+{
+	return (uint64_t)NREGION * 256 * 256 * PROBE_READS +
+	       (uint64_t)nrec * 8 * NREGION * FN_READS +
+	       2ull * MAX_FN * (PCI_CFG_SPACE_EXP_SIZE / 4) +
+	       (uint64_t)MAX_WRITES * 5 + (uint64_t)MAX_LINK * 2 * ASPM_RETRAIN_POLLS +
+	       MAX_FN;
+}
+
+static void check_topo(const struct pcie_topo *t, const struct ecam *e)
+{
+	CHECK(t->nfn <= t->cap_fn && t->nlink <= t->cap_link);
+	for (unsigned i = 0; i < t->nfn; i++) {
+		const struct pcie_fn *f = &t->fn[i];
+
+		CHECK(ecam_region(e, f->addr.seg, f->addr.bus));
+		CHECK(f->parent < (int)i);
+		CHECK(f->up_link < (int)t->nlink && f->down_link < (int)t->nlink);
+	}
+	for (unsigned i = 0; i < t->nlink; i++) {
+		const struct pcie_link *l = &t->link[i];
+
+		CHECK(l->up >= 0 && l->up < (int)t->nfn);
+		CHECK(l->down >= 0 && l->down < (int)t->nfn);
+		CHECK(l->down_first >= 0 && l->ndown >= 1 &&
+		      l->down_first + l->ndown <= (int)t->nfn);
 	}
 }
 
-/* Is this write to a register the policy owns? */
-static int owned(struct sim *s, const struct sim_write *w)
-{
-	struct sim_fn *f = sim_find(s, w->a);
+/* The command line of this run, as the Shell would pass it. */
+struct args {
+	char *argv[CLI_MAX_ARGS];
+	int argc;
+	char buf[512];
+	size_t used;
+};
 
-	if (!f)
-		return 0;
-	if (f->pcie && w->off == f->pcie + PCI_EXP_LNKCTL && w->width == 2)
-		return 1;
-	if (f->l1ss && w->off == f->l1ss + PCI_L1SS_CTL1 && w->width == 4)
-		return 1;
-	/* capability positions found by the app, if corruption moved them */
-	return 0;
+static void arg(struct args *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void arg(struct args *g, const char *fmt, ...)
+{
+	char *p = g->buf + g->used;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p, sizeof(g->buf) - g->used, fmt, ap);
+	va_end(ap);
+	CHECK(n > 0 && (size_t)n < sizeof(g->buf) - g->used &&
+	      g->argc < CLI_MAX_ARGS);
+	g->argv[g->argc++] = p;
+	g->used += (size_t)n + 1;
+}
+
+static void build_args(struct args *g, struct fw *w, const uint8_t *hd,
+		       const uint8_t *recs, unsigned nrec)
+{
+	static const char *const cmds[8] = {
+		"report", "plan", "apply", "remove", "dump", "boot", "fadt", NULL,
+	};
+	static const char *const policy[8] = {
+		"auto", "keep", "clear", "force", "notouch", NULL, NULL, NULL,
+	};
+	static const char *const emulate[4] = {
+		NULL, "set-no-aspm", "clear-no-aspm", "leave",
+	};
+	unsigned cmd = hd[0] & 7;
+
+	g->argc = 0;
+	g->used = 0;
+	if (cmds[cmd])
+		arg(g, "%s", cmds[cmd]);
+	if (cmd == 3) {
+		/* a function the machine has, mostly */
+		const uint8_t *r = recs + REC * (nrec ? hd[3] % nrec : 0);
+
+		if (nrec)
+			arg(g, "%04x:%02x:%02x.%x", r[3] & 1, r[0], PCI_SLOT(r[1]),
+			    PCI_FUNC(r[1]));
+		else
+			arg(g, "0000:00:%02x.0", hd[3] & 0x1f);
+	}
+	if (cmd == 6)
+		arg(g, "%s", (hd[23] & 4) ? "--set-no-aspm" : "--clear-no-aspm");
+	arg(g, "--osc");
+	arg(g, "%s", (hd[0] & 0x08) ? "granted" : "denied");
+	arg(g, "--fadt-mode");
+	arg(g, "%s", (hd[0] & 0x10) ? "notouch" : "clear");
+	if (policy[hd[0] >> 5]) {
+		arg(g, "--policy");
+		arg(g, "%s", policy[hd[0] >> 5]);
+	}
+	if (hd[1] & 0x01) {
+		arg(g, "--scan");
+		arg(g, "full");
+	}
+	if ((hd[1] & 0x02) && cmd == 3)
+		arg(g, "--apply");
+	if (hd[1] & 0x04)
+		arg(g, "--verbose");
+	w->nroots = 0;
+	for (unsigned i = 0; i < (unsigned)(hd[1] >> 6); i++) {
+		const uint8_t *b = hd + 17 + 2 * i;
+
+		if (b[0] & 2) {
+			w->roots[w->nroots++] = (struct pci_addr){ b[0] & 1, b[1], 0 };
+		} else {
+			arg(g, "--root-bus");
+			arg(g, "%04x:%02x", b[0] & 1, b[1]);
+		}
+	}
+	if (hd[4] & 0x04) {
+		arg(g, "--next");
+		arg(g, "\\EFI\\next\\loader.efi");
+	}
+	if (emulate[hd[23] & 3]) {
+		arg(g, "--emulate-fadt");
+		arg(g, "%s", emulate[hd[23] & 3]);
+	}
+}
+
+/* FUZZ_PRINT=1 in the environment: show what the app printed (to look at
+ * one input: FUZZ_PRINT=1 ./fuzz_pcie FILE) */
+static void show(const struct out_buf *ob, const struct args *g)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("FUZZ_PRINT") != NULL;
+	if (!on)
+		return;
+	fprintf(stderr, "# aspmctl.efi");
+	for (int i = 0; i < g->argc; i++)
+		fprintf(stderr, " %s", g->argv[i]);
+	fprintf(stderr, "\n%s", ob->buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct pcie_fn fns[256];
-	static struct pcie_link links[128];
-	static struct aspm_write writes[2048];
-	static struct aspm_link_plan lp[128];
-	static char text[1 << 16];
-	struct mcfg_region region = { .base = 0xe0000000, .segment = 0,
-				      .start_bus = 0, .end_bus = 7 };
-	struct ecam e = { .region = &region, .nregion = 1, .mmio = &sim_mmio_ops };
-	struct pcie_topo t = { .fn = fns, .cap_fn = 256, .link = links, .cap_link = 128 };
-	struct aspm_run r;
-	struct out_buf b;
+	static struct pcie_fn fns[MAX_FN];
+	static struct pcie_link links[MAX_LINK];
+	static struct aspm_write writes[MAX_WRITES];
+	static struct aspm_link_plan lp[MAX_LINK];
+	static char text[1 << 16], file[FILE_MAX], dump[DUMP_MAX];
+	static struct app a;
+	static struct fw w;
+	static struct hw h;
+	static struct args g;
+	const struct boot_ops ops = {
+		.ctx = &w,
+		.find_rsdp = fw_find_rsdp,
+		.mem_open = fw_mem_open,
+		.mem_close = fw_mem_close,
+		.mmio = &hw_mmio_ops,
+		.mmio_ctx = &h,
+		.root_buses = fw_root_buses,
+		.write_file = fw_write_file,
+		.publish = fw_publish,
+		.chainload = fw_chainload,
+		.time_ns = fw_time_ns,
+		.delay_us = fw_delay_us,
+	};
+	const uint8_t *hd = data, *recs = data + HDR;
+	struct app_args in = { 0 };
+	struct out_buf ob;
 	struct out o;
-	struct pci_cfg c;
-	struct sim *s;
-	unsigned nrec = (unsigned)(size / REC), sel;
+	unsigned nrec;
+	unsigned cmd = hd[0] & 7;
+	bool boot, may_write;
 
-	if (size < 1 || nrec > MAX_REC)
+	if (size < HDR || (size - HDR) / REC > MAX_REC)
 		return 0;
-	s = sim_new();
+	nrec = (unsigned)((size - HDR) / REC);
+
+	memset(&w, 0, sizeof(w));
+	build_acpi(&w.acpi, hd);
+	w.no_rsdp = hd[4] & 0x80;
+	w.write_fails = hd[4] & 0x10;
+	w.chainload_fails = hd[4] & 0x08;
+	w.delay_bound = (uint64_t)MAX_LINK * 2 * ASPM_RETRAIN_POLLS;
+	memset(&h, 0, sizeof(h));
+	h.s = sim_reset();
+	h.app = &a;
+	h.bound = access_bound(nrec);
 	for (unsigned i = 0; i < nrec; i++)
-		build_fn(s, data + i * REC);
-	sel = data[size - 1];
-	s->ecam_base = region.base;
-	s->ecam_start = 0;
-	s->ecam_end = 7;
-	e.mmio_ctx = s;
+		build_fn(h.s, recs + i * REC);
+	build_args(&g, &w, hd, recs, nrec);
+	/* boot: also a boot entry without a command; what may write: apply,
+	 * remove --apply, boot, and none with an unreadable aspmctl.conf */
+	boot = cmd == 5 || (cmd == 7 && (hd[4] & 0x40));
+	may_write = !(hd[4] & 0x20) &&
+		    (cmd == 2 || (cmd == 3 && (hd[1] & 0x02)) || boot);
+
+	out_buf_init(&o, &ob, text, sizeof(text));
+	console = &ob;
+	memset(&a, 0, sizeof(a));
+	a.ops = &ops;
+	a.console = &o;
+	a.fn = fns;
+	a.cap_fn = MAX_FN;
+	a.link = links;
+	a.cap_link = MAX_LINK;
+	a.w = writes;
+	a.cap_w = MAX_WRITES;
+	a.lp = lp;
+	a.file = file;
+	a.file_max = sizeof(file);
+	a.dump = dump;
+	a.dump_max = sizeof(dump);
+	in.in_shell = !(hd[4] & 0x40);
+	in.argc = g.argc;
+	in.argv = g.argv;
+	in.conf_rc = (hd[4] & 0x20) ? -AE_IO : -AE_NOENT;
+	app_main(&a, &in);
 	log_set_sink(NULL, LOG_ERR);
-	out_buf_init(&o, &b, text, sizeof(text));
 
-	pci_cfg_init(&c, &ecam_cfg_ops, &e);
-	c.read_only = true;
-	pcie_enumerate(&c, &region, 1, NULL, &t);
-	CHECK(s->writes == 0);
-
-	memset(&r, 0, sizeof(r));
-	r.topo = &t;
-	r.plan.w = writes;
-	r.plan.cap = 2048;
-	r.lp = lp;
-	r.in.osc_granted = sel & 0x10;
-	r.in.fadt_no_aspm = sel & 0x20;
-	r.in.fadt_mode = (sel & 0x40) ? FADT_MODE_CLEAR : FADT_MODE_NOTOUCH;
-	r.in.override = (enum aspm_override)(sel % 5);
-	switch ((sel >> 3) & 3) {
-	case 0: r.cmd = CMD_PLAN; break;
-	case 1: r.cmd = CMD_APPLY; break;
-	default:
-		r.cmd = CMD_REMOVE;
-		r.remove_apply = sel & 0x80;
-		if (t.nfn)
-			r.remove = t.fn[sel % t.nfn].addr;
-		break;
-	}
-	c.read_only = !(r.cmd == CMD_APPLY || (r.cmd == CMD_REMOVE && r.remove_apply));
-	aspm_run(&c, &r, &o);
-
-	CHECK(s->bad_accesses == 0);
-	CHECK(c.reads + c.writes < ACCESS_BOUND);
-	if (c.read_only || r.action == ASPM_NOTOUCH)
-		CHECK(s->writes == 0);
-	for (unsigned i = 0; i < s->nlog; i++)
-		CHECK(owned(s, &s->log[i]));
-	sim_free(s);
+	check_topo(&a.topo, &a.ecam);
+	/* the link records the dump command prints, on what was found */
+	pcie_dump_link_records(&a.topo, &o);
+	CHECK(!a.cfg.refused_writes && h.writes == a.cfg.writes);
+	if (!may_write || (a.policy_ran && a.r.action == ASPM_NOTOUCH))
+		CHECK(!h.writes);
+	CHECK(a.r.plan.n <= MAX_WRITES);
+	/* boot mode fails open: whatever happened, the summary is published
+	 * and the next loader started */
+	CHECK(w.publishes == boot);
+	CHECK(w.chainloads == (boot && (hd[4] & 0x04)));
+	CHECK(a.chainloaded == (boot && (hd[4] & 0x04) && !w.chainload_fails));
+	show(&ob, &g);
 	return 0;
 }

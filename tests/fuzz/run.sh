@@ -5,7 +5,11 @@
 # For each target: replay the committed corpus (tests/fuzz/corpus/NAME),
 # then fuzz for S seconds (default 300; `make test` uses 30) with new units
 # kept in DIR/corpus-NAME. Prints executions, coverage and findings; a
-# crash leaves DIR/crash-* and fails. Writes "fuzz P F" to RESULTS.
+# crash, leak, timeout (an input running over 10 s) or out-of-memory
+# leaves DIR/NAME-crash-* (and so on) and fails. Stale findings of a target
+# are removed before it runs. Writes "fuzz P F" to RESULTS. The functions
+# in tests/fuzz/coverage-ignore.txt get no coverage instrumentation. To see
+# what the app printed for one input: FUZZ_PRINT=1 DIR/fuzz_NAME FILE.
 set -u
 cd "$(dirname "$0")/../.."
 time=300 out=build/fuzz results=build/results
@@ -18,7 +22,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 mkdir -p "$out" "$results"
-CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -DASPMCTL_HOST"
+CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	-fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt -I. -DASPMCTL_HOST"
 passed=0 failed=0
 check() {
 	if [ "$1" -eq 0 ]; then
@@ -31,22 +36,45 @@ build() {
 	# shellcheck disable=SC2086
 	clang $CFLAGS "tests/fuzz/fuzz_$1.c" $2 -o "$out/fuzz_$1" 2>"$out/build-$1.log"
 }
-build acpi "lib/*.c acpi/*.c" ; check $? "build fuzz_acpi"
-build pcie "tests/sim/*.c lib/*.c acpi/*.c pcie/*.c"; check $? "build fuzz_pcie"
+build acpi "lib/*.c acpi/*.c pcie/*.c"; check $? "build fuzz_acpi"
+build pcie "tests/sim/*.c lib/*.c acpi/*.c pcie/*.c efi/cli.c efi/boot.c"
+check $? "build fuzz_pcie"
+# the ACPI images of the seeds are a few KiB; let them grow. A pcie input
+# is a header and at most 24 records.
+max_len() {
+	case "$1" in
+	acpi)	echo 65536 ;;
+	*)	echo 2048 ;;
+	esac
+}
+# a finding of target $t lands in $out/$t-crash-* etc.
+run_target() {
+	"$out/fuzz_$t" -timeout=10 -max_len="$(max_len "$t")" \
+		-artifact_prefix="$out/$t-" "$@"
+}
+findings() {
+	ls "$out/$1"-crash-* "$out/$1"-leak-* "$out/$1"-timeout-* \
+		"$out/$1"-oom-* 2>/dev/null
+}
+# findings of an earlier layout, without the target's name: stale
+rm -f "$out"/crash-* "$out"/leak-* "$out"/timeout-* "$out"/oom-*
 for t in acpi pcie; do
 	[ -x "$out/fuzz_$t" ] || continue
+	rm -f "$out/$t"-crash-* "$out/$t"-leak-* "$out/$t"-timeout-* "$out/$t"-oom-*
 	mkdir -p "$out/corpus-$t"
-	"$out/fuzz_$t" -runs=0 "tests/fuzz/corpus/$t" >"$out/replay-$t.log" 2>&1
-	check $? "fuzz_$t replays $(ls "tests/fuzz/corpus/$t" | wc -l) committed inputs"
-	"$out/fuzz_$t" -max_total_time="$time" -print_final_stats=1 \
-		-artifact_prefix="$out/" "$out/corpus-$t" "tests/fuzz/corpus/$t" \
-		>"$out/fuzz-$t.log" 2>&1
+	run_target -runs=0 "tests/fuzz/corpus/$t" >"$out/replay-$t.log" 2>&1
+	rc=$?
+	check $rc "fuzz_$t replays $(ls "tests/fuzz/corpus/$t" | wc -l) committed inputs"
+	[ $rc -eq 0 ] || grep -A20 'ERROR\|ALARM' "$out/replay-$t.log" | head -30
+	run_target -max_total_time="$time" -print_final_stats=1 \
+		"$out/corpus-$t" "tests/fuzz/corpus/$t" >"$out/fuzz-$t.log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$t.log")
 	cov=$(grep -o 'cov: [0-9]*' "$out/fuzz-$t.log" | tail -1)
-	crashes=$(ls "$out"/crash-* "$out"/leak-* "$out"/timeout-* 2>/dev/null | wc -l)
-	check $rc "fuzz_$t for ${time}s: ${runs:-0} executions, ${cov:-cov: ?}, $crashes finding(s)"
-	[ $rc -eq 0 ] || grep -A20 'ERROR\|==ERROR' "$out/fuzz-$t.log" | head -30
+	n=$(findings "$t" | wc -l)
+	check $rc "fuzz_$t for ${time}s: ${runs:-0} executions, ${cov:-cov: ?}, $n finding(s)"
+	[ $rc -eq 0 ] || grep -A20 'ERROR\|ALARM' "$out/fuzz-$t.log" | head -30
+	findings "$t" | sed 's/^/     finding: /'
 done
 echo "fuzz $passed $failed" >"$results/fuzz.count"
 echo "$passed passed, $failed failed"

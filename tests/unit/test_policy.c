@@ -800,6 +800,37 @@ static void test_teardown_predict(void **state)
 	pfx_free(p);
 }
 
+/*
+ * A function that stops answering right after a write: its read-back is
+ * all-ones, which happens to hold the bits we own. Not "ok": an error,
+ * and the run says so (found by tests/fuzz/fuzz_pcie.c).
+ *   00:01.0 RP ── 01:00.0 EP   BIOS L1, policy clear
+ */
+static void test_readback_all_ones_is_an_error(void **state)
+{
+	struct pfx *p = pfx_new();
+	struct sim *s = p->sim;
+	struct sim_fn *ep;
+
+	(void)state;
+	sim_root_port(s, 0, 1, 0, 1, 1, SIM_LNKCAP(3, 0, 0, 0), LK_L1);
+	ep = sim_endpoint(s, 1, 0, 0, DC_ANY, SIM_LNKCAP(3, 0, 0, 0), LK_L1);
+	assert_int_equal(fx_enum(p->fx), 0);
+	/* the read before the write still answers, the read-back does not */
+	ep->vanish_after = ep->reads + 1;
+
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_CLEAR)), -AE_IO);
+	assert_log_writes(p, 0, XLC(1, 0, 0, 0), XLC(0, 1, 0, 0));
+	assert_int_equal(p->run.st.written, 2);
+	assert_int_equal(p->run.st.ignored, 0);
+	assert_int_equal(p->run.st.errors, 1);
+	assert_lines(p, "aspm write ",
+		"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0002 new=0x0000 step=aspm-down readback=- error",
+		"aspm write 0000:00:01.0 off=0x50 width=2 old=0x0002 new=0x0000 step=aspm-up readback=0x0000 ok");
+	assert_log_contains("0000:01:00.0: reads all-ones after the write to register 0x50: not done");
+	pfx_free(p);
+}
+
 /* ================================================================
  * Scenario 8: hardware that ignores ASPM Control writes (QEMU)
  *
@@ -1565,6 +1596,7 @@ int main(void)
 		cmocka_unit_test(test_teardown_notouch),
 		cmocka_unit_test(test_teardown_predict),
 		cmocka_unit_test(test_ignored_writes_reported),
+		cmocka_unit_test(test_readback_all_ones_is_an_error),
 		cmocka_unit_test(test_keep_common_clock),
 		cmocka_unit_test(test_no_common_clock_under_clear_or_notouch),
 		cmocka_unit_test(test_retrain_timeout_restores_ccc),
