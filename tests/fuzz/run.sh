@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Build and run the libFuzzer targets (clang 14, ASan + UBSan).
-#   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR]
+#   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR] [--only "acpi pcie"]
 # For each target: replay the committed corpus (tests/fuzz/corpus/NAME),
 # then fuzz for S seconds (default 300; `make test` uses 30) with new units
 # kept in DIR/corpus-NAME. Prints executions, coverage and findings; a
@@ -12,12 +12,13 @@
 # what the app printed for one input: FUZZ_PRINT=1 DIR/fuzz_NAME FILE.
 set -u
 cd "$(dirname "$0")/../.."
-time=300 out=build/fuzz results=build/results
+time=300 out=build/fuzz results=build/results targets="acpi pcie"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--time)		time=$2; shift 2 ;;
 	--out)		out=$2; shift 2 ;;
 	--results)	results=$2; shift 2 ;;
+	--only)		targets=$2; shift 2 ;;
 	*)		echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -58,7 +59,7 @@ findings() {
 }
 # findings of an earlier layout, without the target's name: stale
 rm -f "$out"/crash-* "$out"/leak-* "$out"/timeout-* "$out"/oom-*
-for t in acpi pcie; do
+for t in $targets; do
 	[ -x "$out/fuzz_$t" ] || continue
 	rm -f "$out/$t"-crash-* "$out/$t"-leak-* "$out/$t"-timeout-* "$out/$t"-oom-*
 	mkdir -p "$out/corpus-$t"
