@@ -358,7 +358,13 @@ def links(fns):
     for f in fns:
         if f['type'] in ('root-port', 'downstream-port', 'pci-pcie-bridge') and f.get('children'):
             kids = f['children']
-            out.append({'up': f['addr'], 'down': kids[0]['addr'], 'nfn': len(kids)})
+            # QEMU's PCIe devices all advertise L0s only in Link Capabilities
+            # (hw/pci/pcie.c, pcie_cap_fill_lnk()) and hold ASPM Control
+            # read-only zero; a link with a conventional PCI function on it
+            # has no common ASPM support (Linux and the app: support=none).
+            pcie = all(x['type'] not in ('pci', 'pci-bridge') for x in [f] + kids)
+            out.append({'up': f['addr'], 'down': kids[0]['addr'], 'nfn': len(kids),
+                        'support': 'L0s' if pcie else 'none', 'bios': 'none'})
     return out
 
 
@@ -550,11 +556,15 @@ def check_app(log_path, fns, lks):
     for l in lks:
         key = (l['up'], l['down'])
         got = app_links.get(key)
-        what = f"aspm link up={l['up']} down={l['down']} nfn={l['nfn']}"
+        what = (f"aspm link up={l['up']} down={l['down']} nfn={l['nfn']} "
+                f"support={l['support']} bios={l['bios']}")
         if got is None:
             out(False, what + ': not reported')
         elif got.get('nfn', str(l['nfn'])) != str(l['nfn']):
             out(False, what + f": app says nfn={got.get('nfn')}")
+        elif (got.get('support'), got.get('bios')) != (l['support'], l['bios']):
+            out(False, what + ": app says "
+                f"support={got.get('support')} bios={got.get('bios')}")
         else:
             out(key not in dup_links, what + ('' if key not in dup_links else ': reported twice'))
     extra = sorted(set(app_links) - set(want_links))

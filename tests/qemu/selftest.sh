@@ -54,16 +54,17 @@ check "smoke.sh passes a matching log ($((nfn + nlk + 4)) checks)" \
 	sh -c '"$1" --log "$2" --out "$3" --results "$3" | tail -1 | grep -qx "$4 passed, 0 failed"' \
 	_ "$here/smoke.sh" "$out/good.log" "$out/smoke-good" $((nfn + nlk + 4))
 # faults: one function missing, one wrong type, one wrong parent, one extra
-# link, a duplicate link, a failing exit status
+# link, a duplicate link, a link claiming L1 support, a failing exit status
 sed -e '/^fn 0000:05:00.0 /d' \
+    -e 's/^\(aspm link up=0000:00:02.1 .*\) support=L0s/\1 support=L0s,L1/' \
     -e 's/^\(fn 0000:04:00.0 .*\) type=endpoint/\1 type=pci/' \
     -e 's/^\(fn 0000:07:00.1 .*\) parent=0000:00:02.2/\1 parent=-/' \
     -e 's/status=0x0/status=0x8000000000000002/' "$out/good.log" >"$out/bad.log"
 grep '^aspm link up=0000:00:02.0 ' "$out/good.log" >>"$out/bad.log"
 echo 'aspm link up=0000:00:02.4 down=0000:0a:00.0 nfn=1' >>"$out/bad.log"
-check "smoke.sh fails a faulty log with exactly 6 failures" \
-	sh -c '"$1" --log "$2" --out "$3" --results "$3"; [ $? -ne 0 ] && grep -qx "qemu-smoke $4 6" "$3/qemu-smoke.count"' \
-	_ "$here/smoke.sh" "$out/bad.log" "$out/smoke-bad" $((nfn + nlk + 4 - 6))
+check "smoke.sh fails a faulty log with exactly 7 failures" \
+	sh -c '"$1" --log "$2" --out "$3" --results "$3"; [ $? -ne 0 ] && grep -qx "qemu-smoke $4 7" "$3/qemu-smoke.count"' \
+	_ "$here/smoke.sh" "$out/bad.log" "$out/smoke-bad" $((nfn + nlk + 4 - 7))
 check "smoke.sh fails an empty log" \
 	sh -c '! "$1" --log /dev/null --out "$2" --results "$2"' _ "$here/smoke.sh" "$out/smoke-empty"
 check "run.sh refuses a missing --topology (exit 2)" \
