@@ -380,12 +380,20 @@ def analyze_linux(n, a, problems):
     if ver and start:
         res['app_trace_ms'] = round((start['t1'] - ver['t0']) * 1000, 1)
         # where the chainloader's time goes (trace timestamps)
-        stats, summ, wrote = first(r'^aspm stats '), first(r'^aspm summary '), first(r'^aspmctl: wrote ')
+        # boot mode: version, config-before.txt written, policy run (aspm
+        # stats), config-after.txt, aspm summary, boot.txt, starting
+        stats, summ = first(r'^aspm stats '), first(r'^aspm summary ')
+        wrote = [m for m in marks if m['text'].startswith('aspmctl: wrote ')]
         if stats and summ:
+            before = next((m for m in wrote if m['t1'] <= stats['t0']), None)
+            after = [m for m in wrote if stats['t1'] <= m['t0'] and m['t1'] <= start['t0']]
+            last = after[-1] if after else summ
+            policy_from = before['t1'] if before else ver['t0']
             res['split_ms'] = dict(
-                to_stats=round((stats['t1'] - ver['t0']) * 1000, 1),
-                results_file=round(((wrote or summ)['t1'] - summ['t1']) * 1000, 1),
-                load_next=round((start['t0'] - (wrote or summ)['t1']) * 1000, 1))
+                dump_before=round((policy_from - ver['t0']) * 1000, 1),
+                to_stats=round((stats['t1'] - policy_from) * 1000, 1),
+                results_file=round((last['t1'] - stats['t1']) * 1000, 1),
+                load_next=round((start['t0'] - last['t1']) * 1000, 1))
     if start and init:
         c = diff(start['end'], init['start'])
         res['trace'] = c
@@ -539,16 +547,17 @@ def markdown(rows, mx, targets, meta):  # noqa: C901
     o.append('')
     if any(r.get('split') for r in rows):
         o.append('### Chainloader: from the app\'s entry to StartImage of the kernel\n')
-        o.append('| functions | entry → StartImage (app, TSC) | same, trace | policy run (to `aspm stats`) '
-                 '| results file | LoadImage of the kernel | kernel: StartImage → /init |')
-        o.append('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+        o.append('| functions | entry → StartImage (app, TSC) | same, trace | enumeration + `config-before.txt` '
+                 '| policy run (to `aspm stats`) | `config-after.txt`, `boot.txt` | LoadImage of the kernel '
+                 '| kernel: StartImage → /init |')
+        o.append('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
         for r in rows:
             sp = r.get('split') or {}
             f = lambda v: '-' if v is None else '%.0f ms' % v
-            o.append('| %d | %s | %s | %s | %s | %s | %s |' % (
+            o.append('| %d | %s | %s | %s | %s | %s | %s | %s |' % (
                 r['functions'], f(r.get('entry_to_start_ms')), f(r.get('app_trace_ms')),
-                f(sp.get('to_stats')), f(sp.get('results_file')), f(sp.get('load_next')),
-                f(r.get('linux_ms'))))
+                f(sp.get('dump_before')), f(sp.get('to_stats')), f(sp.get('results_file')),
+                f(sp.get('load_next')), f(r.get('linux_ms'))))
         o.append('')
     if mx:
         o.append('### Matrix cells (app → patched kernel), seconds since QEMU started\n')
