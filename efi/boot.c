@@ -412,7 +412,8 @@ static int run_boot(struct app *a, int err, const char *what)
 	} else {
 		if (cli->emulate_fadt >= 0)
 			rc_policy = run_fadt(a, cli->emulate_fadt, o);
-		rc_policy = run(a, CLI_APPLY, cli->results, o) ?: rc_policy;
+		rc_policy = run(a, CLI_APPLY, cli->no_dumps ? NULL : cli->results, o) ?:
+			    rc_policy;
 	}
 	if (file_buf.lost)
 		rc_files = -AE_NOSPC;

@@ -145,6 +145,14 @@ int cli_parse(int argc, char **argv, struct cli *c)
 			c->remove_apply = true;
 		} else if (!str_cmp(a, "--verbose") || !str_cmp(a, "-v")) {
 			c->verbose = true;
+		} else if (!str_cmp(a, "--dumps")) {
+			if (v && !str_cmp(v, "yes"))
+				c->no_dumps = false;
+			else if (v && !str_cmp(v, "no"))
+				c->no_dumps = true;
+			else
+				return usage_error(c, "--dumps: expected yes or no, got '%s'", v);
+			i++;
 		} else if (!str_cmp(a, "--scan")) {
 			if (v && !str_cmp(v, "full"))
 				c->full_scan = true;
@@ -233,6 +241,7 @@ void cli_usage(const struct out *o)
 "  --next-options STR   its load options (\"initrd=\\initrd.img ...\")\n"
 "  --emulate-fadt set-no-aspm|clear-no-aspm|leave   patch the FADT first\n"
 "  --results DIR      result files (default \\EFI\\aspmctl\\results)\n"
+"  --dumps yes|no     config space before/after in the results (default yes)\n"
 "  -h, --help\n"
 "Errors: a usage error prints one line and returns EFI_INVALID_PARAMETER.\n");
 }

@@ -33,6 +33,7 @@ struct cli {
 	const char *next_options;
 	const char *results;	/* folder for result files (boot) */
 	int emulate_fadt;	/* boot: -1 leave, 1 set, 0 clear no-ASPM */
+	bool no_dumps;		/* boot: no config-before/after.txt */
 	char error[160];	/* one-line reason on -AE_INVAL */
 };
 

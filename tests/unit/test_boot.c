@@ -842,6 +842,25 @@ static void test_boot_entry_options_only(void **state)
 	bfx_free(b);
 }
 
+/* --dumps no: the policy runs and the boot goes on, without the two
+ * config dumps (they cost most of the chainloader's time on big machines). */
+static void test_boot_without_dumps(void **state)
+{
+	struct bfx *b = bfx_new();
+	int rc;
+
+	(void)state;
+	healthy(b->sim);
+	b->rsdp = acpi_good(&b->mem);
+	rc = bfx_run(b, false, "--fadt-mode clear --dumps no --next " NEXT
+		     " --next-options \"" NEXT_OPTS "\"", NULL, -AE_NOENT);
+	assert_console(b, WROTE("boot.txt"));
+	check_writes(b, 2);
+	check_booted(b, rc, S_CLEAR, false);
+	assert_null(strstr(b->text, "aspm dump "));
+	bfx_free(b);
+}
+
 /* Load options the parser refuses, the file says boot: fail open. */
 static void test_bad_load_options_fail_open(void **state)
 {
@@ -1052,6 +1071,7 @@ int main(void)
 	T(test_boot_entry_bad_conf);
 	T(test_boot_entry_report);
 	T(test_boot_entry_options_only);
+	T(test_boot_without_dumps);
 	T(test_bad_load_options_fail_open);
 	T(test_long_load_options_fail_open);
 	T(test_bad_load_options_usage_error);

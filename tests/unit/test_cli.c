@@ -385,6 +385,14 @@ static void test_boot_and_dump_options(void **state)
 	assert_int_equal(parse_line("boot --next a.efi", &c), -AE_INVAL);
 	assert_int_equal(parse_line("boot --emulate-fadt maybe", &c), -AE_INVAL);
 	assert_non_null(strstr(c.error, "--emulate-fadt: expected set-no-aspm"));
+	assert_int_equal(parse_line("boot", &c), 0);
+	assert_false(c.no_dumps);
+	assert_int_equal(parse_line("boot --dumps no", &c), 0);
+	assert_true(c.no_dumps);
+	assert_int_equal(parse_line("boot --dumps no --dumps yes", &c), 0);
+	assert_false(c.no_dumps);
+	assert_int_equal(parse_line("boot --dumps maybe", &c), -AE_INVAL);
+	assert_string_equal(c.error, "--dumps: expected yes or no, got 'maybe'");
 }
 
 int main(void)
