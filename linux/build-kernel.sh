@@ -51,20 +51,7 @@ linux_paths
 take_lock "$KDIR/.lock"
 mkdir -p "$LOG_DIR"
 
-if [ "${ASPMCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
-	KCC="ccache gcc"
-	KHOSTCC="ccache gcc"
-	CCACHE_DIR=${CCACHE_DIR:-$CACHE_ROOT/ccache}
-	# Paths below the cache are hashed relative to the build directory, so
-	# both variants and every series directory share the cached objects.
-	CCACHE_BASEDIR=$KCACHE
-	CCACHE_NOHASHDIR=1
-	export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
-else
-	[ "${ASPMCTL_CCACHE:-1}" = 0 ] || note "ccache not found: building without it"
-	KCC=gcc
-	KHOSTCC=gcc
-fi
+setup_ccache
 
 kmake() {
 	v=$1

@@ -138,6 +138,25 @@ build_dir() { printf '%s\n' "$KDIR/$1/out"; }
 
 # git isolated from the user's and the system's configuration (signing,
 # hooks, aliases), with a fixed identity for the commits it makes here.
+# The compiler for kernel builds: ccache when there is one (unless
+# ASPMCTL_CCACHE=0), in KCC and KHOSTCC. Paths below the cache are hashed
+# relative to the build directory, so both variants, the per-patch steps and
+# every series directory share the cached objects.
+setup_ccache() {
+	if [ "${ASPMCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
+		KCC="ccache gcc"
+		KHOSTCC="ccache gcc"
+		CCACHE_DIR=${CCACHE_DIR:-$CACHE_ROOT/ccache}
+		CCACHE_BASEDIR=$KCACHE
+		CCACHE_NOHASHDIR=1
+		export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
+	else
+		[ "${ASPMCTL_CCACHE:-1}" = 0 ] || note "ccache not found: building without it"
+		KCC=gcc
+		KHOSTCC=gcc
+	fi
+}
+
 kgit() {
 	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 		git -c user.name=aspmctl -c user.email=aspmctl@localhost \

@@ -82,19 +82,11 @@ if [ ! -f "$src/.git" ]; then
 		die "could not add the worktree $src"
 fi
 
-if [ "${ASPMCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
-	KCC="ccache gcc"
-	CCACHE_DIR=${CCACHE_DIR:-$CACHE_ROOT/ccache}
-	CCACHE_BASEDIR=$KCACHE
-	CCACHE_NOHASHDIR=1
-	export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
-else
-	KCC=gcc
-fi
+setup_ccache
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS
 JOBS=${ASPMCTL_JOBS:-$(nproc)}
 kmake() {
-	make -C "$src" O="$bld" ARCH="$KARCH" CC="$KCC" HOSTCC="$KCC" \
+	make -C "$src" O="$bld" ARCH="$KARCH" CC="$KCC" HOSTCC="$KHOSTCC" \
 		LOCALVERSION=-aspmctl-step KBUILD_BUILD_USER=aspmctl \
 		KBUILD_BUILD_HOST=aspmctl -j"$JOBS" "$@"
 }

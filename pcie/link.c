@@ -308,13 +308,21 @@ void link_check_latency(struct pcie_topo *t, int ep)
 	}
 }
 
-void link_check_link_latency(struct pcie_topo *t, int li)
+/*
+ * At link initialisation Linux checks endpoint latencies only on links that
+ * passed the sanity checks and where both ends support some ASPM
+ * (pcie_aspm_cap_init() returns early otherwise); the recheck after a
+ * removal (pcie_update_aspm_capable()) checks every link's endpoints.
+ */
+static bool checked_at_init(const struct pcie_topo *t, const struct pcie_link *l)
 {
-	const struct pcie_link *l = &t->link[li];
+	return l->aspm_disable != ASPM_STATE_ALL &&
+	       (t->fn[l->up].lnkcap & t->fn[l->down].lnkcap & PCI_EXP_LNKCAP_ASPMS);
+}
 
-	if (l->aspm_disable == ASPM_STATE_ALL ||
-	    !(t->fn[l->up].lnkcap & t->fn[l->down].lnkcap & PCI_EXP_LNKCAP_ASPMS))
-		return;
+/* the latency check of every endpoint on the link's downstream bus */
+static void check_endpoints(struct pcie_topo *t, const struct pcie_link *l)
+{
 	for (int j = l->down_first; j < (int)t->nfn; j++) {
 		const struct pcie_fn *f = &t->fn[j];
 
@@ -323,6 +331,14 @@ void link_check_link_latency(struct pcie_topo *t, int li)
 		if (is_endpoint(f))
 			link_check_latency(t, j);
 	}
+}
+
+void link_check_link_latency(struct pcie_topo *t, int li)
+{
+	const struct pcie_link *l = &t->link[li];
+
+	if (checked_at_init(t, l))
+		check_endpoints(t, l);
 }
 
 void link_check_all_latencies(struct pcie_topo *t, int root, bool init)
@@ -339,24 +355,7 @@ void link_check_all_latencies(struct pcie_topo *t, int root, bool init)
 
 		if (l->removed || (root >= 0 && l->root != root))
 			continue;
-		/*
-		 * At link initialisation Linux checks endpoint latencies only
-		 * on links that passed the sanity checks and where both ends
-		 * support some ASPM (pcie_aspm_cap_init() returns early
-		 * otherwise); the recheck after a removal
-		 * (pcie_update_aspm_capable()) checks every link's endpoints.
-		 */
-		if (init && (l->aspm_disable == ASPM_STATE_ALL ||
-			     !(t->fn[l->up].lnkcap & t->fn[l->down].lnkcap &
-			       PCI_EXP_LNKCAP_ASPMS)))
-			continue;
-		for (int j = l->down_first; j < (int)t->nfn; j++) {
-			const struct pcie_fn *f = &t->fn[j];
-
-			if (f->parent != l->up || (f->flags & FN_REMOVED))
-				continue;
-			if (is_endpoint(f))
-				link_check_latency(t, j);
-		}
+		if (!init || checked_at_init(t, l))
+			check_endpoints(t, l);
 	}
 }

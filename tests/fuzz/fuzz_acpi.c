@@ -28,6 +28,7 @@
 #include "../../acpi/acpi.h"
 #include "../../pcie/report.h"
 #include "../../lib/log.h"
+#include "fuzz_check.h"
 
 #define FUZZ_BASE	0x100000ull
 #define FUZZ_MAX	(256u << 10)
@@ -47,18 +48,6 @@ static void *img_map(void *ctx, uint64_t phys, size_t len)
 	return m->p + (phys - FUZZ_BASE);
 }
 
-/* what the app printed so far, shown when an invariant fails */
-static const struct out_buf *console;
-
-static void fail(const char *what, int line)
-{
-	if (console && getenv("FUZZ_PRINT"))
-		fprintf(stderr, "%s", console->buf);
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, line, what);
-	abort();
-}
-
-#define CHECK(c) do { if (!(c)) fail(#c, __LINE__); } while (0)
 
 static void check_info(const struct acpi_info *info)
 {

@@ -62,6 +62,7 @@
 #include "../../pcie/dump.h"
 #include "../../lib/err.h"
 #include "../../lib/log.h"
+#include "fuzz_check.h"
 
 #define HDR		24
 #define REC		67
@@ -85,18 +86,6 @@
  * L1SS registers, the ARI Capability register, Device Capabilities 2 */
 #define FN_READS	(2 + 2 + 48 + 5 + 960 + 2 + 1 + 1)
 
-/* what the app printed so far, shown when an invariant fails */
-static const struct out_buf *console;
-
-static void fail(const char *what, int line)
-{
-	if (console && getenv("FUZZ_PRINT"))
-		fprintf(stderr, "%s", console->buf);
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, line, what);
-	abort();
-}
-
-#define CHECK(c) do { if (!(c)) fail(#c, __LINE__); } while (0)
 
 static uint16_t le16(const uint8_t *p)
 {

@@ -127,4 +127,16 @@ static const struct hostile hostile_cases[] = {
 
 #define HOSTILE_NCASES	(sizeof(hostile_cases) / sizeof(hostile_cases[0]))
 
+/* No write reached a function the case marks as broken (cmocka). */
+static inline void hostile_assert_no_bad_writes(const struct hostile *h,
+						const struct sim *s)
+{
+	for (unsigned i = 0; i < s->nlog; i++)
+		for (unsigned k = 0; k < h->nbad; k++)
+			if (s->log[i].a.bus == h->bad[k][0] &&
+			    PCI_SLOT(s->log[i].a.devfn) == h->bad[k][1])
+				fail_msg("%s: write to %02x:%02x", h->name, h->bad[k][0],
+					 h->bad[k][1]);
+}
+
 #endif
