@@ -382,13 +382,6 @@ static struct sim_fn *te_pcie_fn(struct sim *s, uint16_t seg, uint8_t bus, uint8
 }
 
 /* ARI extended capability with Next Function Number next (PCIe r5.0 7.8.7) */
-static void te_add_ari(struct sim_fn *f, uint8_t next)
-{
-	uint16_t pos = sim_add_ext_cap(f, PCI_EXT_CAP_ID_ARI, 8);
-
-	sim_poke(f, pos + 4, 2, (uint32_t)next << 8);
-}
-
 static struct sim_fn *te_ari_port(struct sim *s)
 {
 	struct sim_fn *rp = sim_root_port(s, 0, 1, 0, 1, 1, LC_BOTH, 0);
@@ -619,10 +612,10 @@ static void test_ari_sparse_functions(void **state)
 	(void)state;
 	te_ari_port(f->sim);
 	e = sim_endpoint(f->sim, 1, 0, 0, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 9);
+	sim_add_ari(e, 9);
 	/* ARI function 9 is devfn 9 (01.1); there is no function 8 */
 	e = sim_endpoint(f->sim, 1, 1, 1, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 0);
+	sim_add_ari(e, 0);
 	/* not on the Next Function chain: never probed */
 	sim_endpoint(f->sim, 1, 2, 0, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
 	assert_int_equal(fx_enum(f), 0);
@@ -642,11 +635,11 @@ static void test_ari_next_function_loop(void **state)
 	(void)state;
 	te_ari_port(f->sim);
 	e = sim_endpoint(f->sim, 1, 0, 0, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 9);
+	sim_add_ari(e, 9);
 	e = sim_endpoint(f->sim, 1, 1, 1, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 4);			/* goes back: a loop */
+	sim_add_ari(e, 4);			/* goes back: a loop */
 	e = sim_endpoint(f->sim, 1, 0, 4, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 9);
+	sim_add_ari(e, 9);
 	assert_int_equal(fx_enum(f), 0);
 	assert_int_equal(f->topo.nfn, 3);
 	assert_null(fx_fn(f, 1, 0, 4));
@@ -663,9 +656,9 @@ static void test_ari_next_function_self(void **state)
 	(void)state;
 	te_ari_port(f->sim);
 	e = sim_endpoint(f->sim, 1, 0, 0, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 0x21);
+	sim_add_ari(e, 0x21);
 	e = sim_endpoint(f->sim, 1, 4, 1, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
-	te_add_ari(e, 0x21);			/* points at itself */
+	sim_add_ari(e, 0x21);			/* points at itself */
 	assert_int_equal(fx_enum(f), 0);
 	assert_int_equal(f->topo.nfn, 3);
 	assert_log_contains("0000:01:04.1: ARI Next Function Number 33 does not follow function 33; walk stopped");
