@@ -11,12 +11,26 @@
 # shows up there; /usr/bin comes first in PATH so that Debian's python3,
 # which has those modules, runs it.
 #
-# Usage: linux/checkpatch.sh KERNEL_TREE PATCH
+# --plain runs it as in a plain unpacked tree (Debian's linux-source tarball,
+# no .git): checkpatch.pl takes its git root from $GIT_DIR (default .git)
+# and, where that does not exist, skips every git look-up, so commit
+# references are checked for their form only ('commit <sha> ("title")').
+# The cache's trees are git worktrees, so without --plain those checks run
+# against a history that lacks upstream's commits, and report differently.
+#
+# Usage: linux/checkpatch.sh [--plain] KERNEL_TREE PATCH
 
 set -eu
-[ $# -eq 2 ] || { echo "usage: $0 KERNEL_TREE PATCH" >&2; exit 2; }
+plain=0
+[ "${1:-}" = --plain ] && { plain=1; shift; }
+[ $# -eq 2 ] || { echo "usage: $0 [--plain] KERNEL_TREE PATCH" >&2; exit 2; }
 tree=$1
 patch=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+if [ "$plain" = 1 ]; then
+	GIT_DIR=$tree/.aspmctl-no-git-here
+	[ ! -e "$GIT_DIR" ] || { echo "checkpatch.sh: $GIT_DIR exists" >&2; exit 2; }
+	export GIT_DIR
+fi
 out=$(cd "$tree" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --terse --no-summary \
 	--show-types "$patch" 2>&1) || true
 printf '%s\n' "$out"

@@ -34,6 +34,10 @@ for arg in "$@"; do
 	esac
 done
 
+# stdout carries the result alone (callers capture it): everything else,
+# including what install-deps.sh and git print, goes to stderr.
+exec 3>&1 1>&2
+
 if [ "$install" = 1 ] && [ -z "${ASPMCTL_LINUX_TARBALL:-}" ]; then
 	"$REPO_ROOT/scripts/install-deps.sh" kernel ||
 		die "could not install the kernel build dependencies (scripts/install-deps.sh kernel)"
@@ -288,4 +292,4 @@ case $keep in
 esac
 [ "$keep" -eq 0 ] || prune $((keep - 1))
 
-printf '%s\n' "$KDIR"
+printf '%s\n' "$KDIR" >&3

@@ -53,13 +53,25 @@ eval "$("$LINUX_DIR/kernel-env.sh")" || exit 1
 for p in "$LINUX_DIR"/patches/*.patch; do
 	n=$(basename "$p" .patch)
 	check "checkpatch-${n%%-*}" "$LINUX_DIR/checkpatch.sh" "$KERNEL_SRC_PATCHED" "$p"
+	# as a maintainer runs it in Debian's unpacked tree (no git history)
+	check "checkpatch-plain-${n%%-*}" "$LINUX_DIR/checkpatch.sh" --plain "$KERNEL_SRC_PATCHED" "$p"
 done
+# ... and the plain run catches what the git tree cannot: a commit named
+# without the word "commit" before its id is an ERROR there.
+check checkpatch-plain-refuses-bare-id sh -c '
+	sed "s/ommit 2f671e2dbff6/ommit-id 2f671e2dbff6/" "$1"/patches/0001-*.patch >"$2/0001-bare-id.patch"
+	! "$1/checkpatch.sh" --plain "$3" "$2/0001-bare-id.patch" >"$2/0001-bare-id.out" &&
+	grep -q "ERROR (never allowed): Please use git commit description style" "$2/0001-bare-id.out"' \
+	sh "$LINUX_DIR" "$out" "$KERNEL_SRC_PATCHED"
 # ... and the check can fail: 0004 without its note must be refused.
 check checkpatch-refuses-unexplained sh -c '
 	sed "s/\"Possible unwrapped commit description\"/unwrapped/" "$1"/patches/0004-*.patch >"$2/0004-no-note.patch"
 	! "$1/checkpatch.sh" "$3" "$2/0004-no-note.patch" &&
 	"$1/checkpatch.sh" "$3" "$2/0004-no-note.patch" | grep -q "WARNING not explained below the patch"' \
 	sh "$LINUX_DIR" "$out" "$KERNEL_SRC_PATCHED"
+
+# fetch-tree.sh's stdout is the tree's path alone, even when it installs.
+check fetch-tree-stdout "$LINUX_DIR/test-fetch-stdout.sh"
 
 # A broken patch stops fetch-tree.sh with its name and the Debian version.
 check fetch-fail-message "$LINUX_DIR/test-fetch-fail.sh"

@@ -3,6 +3,8 @@
 # Install the Debian 12 packages a target needs, only those missing.
 #   scripts/install-deps.sh build|run|unit|test|kernel|fuzz ...
 set -eu
+# Nothing on stdout: callers may capture theirs (fetch-tree.sh prints a path).
+exec 1>&2
 pkgs=""
 for what in "$@"; do
 	case "$what" in

@@ -9,6 +9,7 @@ results=$BUILD/results
 rm -rf "$results"
 mkdir -p "$results"
 status=0
+t_all=$(date +%s)
 
 suite() {
 	name=$1
@@ -20,7 +21,9 @@ suite() {
 		# a suite that died before counting counts as one failure
 		[ -f "$results/$name.count" ] || echo "$name 0 1" >"$results/$name.count"
 	fi
-	echo "=== $name done in $(( $(date +%s) - start ))s"
+	secs=$(( $(date +%s) - start ))
+	echo "$secs" >"$results/$name.time"
+	echo "=== $name done in ${secs}s"
 }
 
 suite build make --no-print-directory all
@@ -50,10 +53,14 @@ failed=0
 for f in "$results"/*.count; do
 	read -r _ p fl <"$f"
 	name=$(basename "$f" .count)
-	printf '  %-20s %4s passed, %4s failed\n' "$name" "$p" "$fl"
+	secs=-
+	[ -f "$results/$name.time" ] && read -r secs <"$results/$name.time"
+	printf '  %-20s %4s passed, %4s failed %6ss\n' "$name" "$p" "$fl" "$secs"
 	passed=$((passed + p))
 	failed=$((failed + fl))
 done
 [ "$failed" -ne 0 ] && status=1
+total=$(( $(date +%s) - t_all ))
+echo "total time: ${total}s ($((total / 60)) min $((total % 60)) s)"
 echo "$passed passed, $failed failed"
 exit $status
