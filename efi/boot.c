@@ -11,6 +11,7 @@
 #include "../lib/util.h"
 #include "../pcie/dump.h"
 #include "../pcie/report.h"
+#include "../acpi/report.h"
 
 #ifndef ASPMCTL_VERSION
 #define ASPMCTL_VERSION "unknown"

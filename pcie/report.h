@@ -4,9 +4,7 @@
 #define ASPMCTL_PCIE_REPORT_H
 
 #include "policy.h"
-#include "../acpi/acpi.h"
 
-void report_acpi(const struct out *o, const struct acpi_info *info);
 void report_tree(const struct out *o, const struct pcie_topo *t);
 void report_links(const struct out *o, const struct pcie_topo *t);
 /* `fn` records, one per function */
