@@ -124,13 +124,34 @@ static int run_fadt(struct app *a, int set, const struct out *o)
 	return rc;
 }
 
+/*
+ * The edge between acpi/ and pcie/: every MCFG allocation that passed
+ * validation (not reversed, not at address 0, not overlapping an earlier
+ * one) becomes an ECAM window, in MCFG order. Returns how many.
+ */
+static unsigned mcfg_windows(const struct acpi_info *info,
+			     struct ecam_window *win, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < info->nregions && n < max; i++) {
+		const struct mcfg_region *r = &info->region[i];
+
+		if (r->flags & MCFG_F_UNUSABLE)
+			continue;
+		win[n++] = (struct ecam_window){ .base = r->base,
+			.segment = r->segment, .bus_start = r->start_bus,
+			.bus_end = r->end_bus };
+	}
+	return n;
+}
+
 /* ACPI discovery and enumeration; nothing is written. */
 static int prepare(struct app *a, const struct out *o)
 {
 	struct cli *cli = &a->cli;
 	struct acpi_mem mem;
 	uint64_t rsdp = 0;
-	unsigned usable = 0;
 	int rc;
 
 	mem_set(&a->info, 0, sizeof(a->info));
@@ -143,10 +164,9 @@ static int prepare(struct app *a, const struct out *o)
 	if (rc && rc != -AE_NOENT)
 		return log_error(rc, "ACPI discovery failed; nothing was written");
 	report_acpi(o, &a->info);
-	for (unsigned i = 0; i < a->info.nregions; i++)
-		if (!(a->info.region[i].flags & MCFG_F_UNUSABLE))
-			usable++;
-	if (!usable)
+	a->ecam.win = a->win;
+	a->ecam.nwin = mcfg_windows(&a->info, a->win, ARRAY_SIZE(a->win));
+	if (!a->ecam.nwin)
 		return log_error(-AE_NOENT, "no usable MCFG region: cannot reach PCIe config space; nothing was written");
 	if (!a->fn || !a->link || !a->w || !a->lp)
 		return log_error(-AE_NOMEM, "out of memory");
@@ -156,8 +176,6 @@ static int prepare(struct app *a, const struct out *o)
 	a->topo.link = a->link;
 	a->topo.cap_link = a->cap_link;
 
-	a->ecam.region = a->info.region;
-	a->ecam.nregion = a->info.nregions;
 	a->ecam.mmio = a->ops->mmio;
 	a->ecam.mmio_ctx = a->ops->mmio_ctx;
 	pci_cfg_init(&a->cfg, &ecam_cfg_ops, &a->ecam);
@@ -174,7 +192,7 @@ static int prepare(struct app *a, const struct out *o)
 			a->ops->root_buses(a->ops->ctx,
 					   a->sopts.extra_root + a->sopts.nextra_roots,
 					   ARRAY_SIZE(a->sopts.extra_root) - a->sopts.nextra_roots);
-	return pcie_enumerate(&a->cfg, a->info.region, a->info.nregions, &a->sopts,
+	return pcie_enumerate(&a->cfg, a->ecam.win, a->ecam.nwin, &a->sopts,
 			      &a->topo);
 }
 

@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "../acpi/acpi.h"
 #include "../pcie/ecam.h"
-#include "../pcie/topo.h"
+#include "../pcie/enum.h"
 #include "../pcie/run.h"
 
 #define BOOT_CONF_PATH	"\\EFI\\aspmctl\\aspmctl.conf"
@@ -76,6 +76,7 @@ struct app {
 	/* state of the run */
 	struct cli cli;
 	struct acpi_info info;
+	struct ecam_window win[ECAM_MAX_WINDOWS];	/* the usable MCFG regions */
 	struct ecam ecam;
 	struct pci_cfg cfg;
 	struct pcie_topo topo;

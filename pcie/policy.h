@@ -116,18 +116,4 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 int aspm_plan_remove(struct pcie_topo *t, enum aspm_action act, int fn,
 		     struct aspm_plan *p, struct out *records);
 
-/* Records (docs/records.md) */
-void aspm_state_str(uint8_t state, char *buf, size_t size);
-void aspm_print_decision(const struct out *o, const struct aspm_inputs *in,
-			 bool fadt_valid, enum aspm_action act);
-void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
-		     enum aspm_action act, const struct aspm_link_plan *lp);
-/* "aspm ccc" (when lp->ccc says so) and "aspm target" records */
-void aspm_print_ccc(const struct out *o, const struct pcie_topo *t, int li,
-		    const struct aspm_link_plan *lp);
-void aspm_print_targets(const struct out *o, const struct pcie_topo *t, int li);
-void aspm_print_write(const struct out *o, const struct pcie_topo *t,
-		      const struct aspm_write *w, bool applied);
-const char *aspm_step_name(enum aspm_step s);
-
 #endif

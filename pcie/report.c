@@ -4,6 +4,7 @@
  * one fact per line in the stable format of docs/records.md.
  */
 #include "report.h"
+#include "enum.h"
 #include "link.h"
 #include "pci_regs.h"
 #include "../lib/util.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "run.h"
+#include "enum.h"
 #include "link.h"
 #include "../lib/err.h"
 #include "../lib/log.h"

@@ -117,23 +117,23 @@ struct hw {
 	unsigned nown;
 };
 
-/* The first usable region whose window holds [phys, phys + width): the
- * regions discovery kept, as the app's ECAM backend has them. An access
- * anywhere else is a finding. */
+/* The first ECAM window that holds [phys, phys + width): the MCFG regions
+ * discovery kept, as the app's ECAM backend has them. An access anywhere
+ * else is a finding. */
 static void hw_decode(const struct hw *h, uint64_t phys, unsigned width,
 		      struct pci_addr *a, uint16_t *off)
 {
 	const struct ecam *e = &h->app->ecam;
 
-	for (unsigned i = 0; i < e->nregion; i++) {
-		const struct mcfg_region *r = &e->region[i];
+	for (unsigned i = 0; i < e->nwin; i++) {
+		const struct ecam_window *r = &e->win[i];
 		uint64_t rel;
 
-		if ((r->flags & MCFG_F_UNUSABLE) || phys < r->base)
+		if (phys < r->base)
 			continue;
 		rel = phys - r->base;
-		if (rel < (uint64_t)r->start_bus << 20 ||
-		    rel + width > ((uint64_t)r->end_bus + 1) << 20)
+		if (rel < (uint64_t)r->bus_start << 20 ||
+		    rel + width > ((uint64_t)r->bus_end + 1) << 20)
 			continue;
 		CHECK(!(rel & (width - 1)));
 		a->seg = r->segment;
@@ -603,7 +603,7 @@ static void check_topo(const struct pcie_topo *t, const struct ecam *e)
 	for (unsigned i = 0; i < t->nfn; i++) {
 		const struct pcie_fn *f = &t->fn[i];
 
-		CHECK(ecam_region(e, f->addr.seg, f->addr.bus));
+		CHECK(ecam_window_find(e->win, e->nwin, f->addr.seg, f->addr.bus));
 		CHECK(f->parent < (int)i);
 		CHECK(f->up_link < (int)t->nlink && f->down_link < (int)t->nlink);
 	}
