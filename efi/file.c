@@ -4,7 +4,7 @@
  * configuration file, results, dumps. Paths use backslashes, as in UEFI.
  */
 #include "platform.h"
-#include "cli.h"
+#include "../app/conf.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -83,7 +83,7 @@ int esp_read_file(EFI_HANDLE image, const char *path, char *buf, size_t max,
 	if (EFI_ERROR(st))
 		return -AE_IO;
 	buf[n] = '\0';
-	/* a text file: UTF-8 BOM dropped, UTF-16 to 8 bits (efi/cli.h) */
+	/* a text file: UTF-8 BOM dropped, UTF-16 to 8 bits (app/conf.h) */
 	*len = cli_conf_decode(buf, n);
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the whole app on a machine described by the input.
- * app_main() (efi/boot.c, the run sequence aspmctl.efi runs) is called
+ * app_main() (app/app.c, the run sequence aspmctl.efi runs) is called
  * with arguments built from the input and fake firmware services: ACPI
  * tables (RSDP, XSDT, FADT, one or two MCFGs) in a memory image, config
  * space on the simulator reached over ECAM at the addresses of the MCFG
@@ -58,7 +58,7 @@
 #include <string.h>
 #include "../sim/build.h"
 #include "../../acpi/acpi.h"
-#include "../../efi/boot.h"
+#include "../../app/app.h"
 #include "../../pcie/dump.h"
 #include "../../lib/err.h"
 #include "../../lib/log.h"

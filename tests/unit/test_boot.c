@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The app's run sequence (efi/boot.c) on a fake machine: ACPI tables as
+ * The app's run sequence (app/app.c) on a fake machine: ACPI tables as
  * bytes in a fake physical memory (acpi_tables.h), config space on the
  * simulator reached over ECAM, and fake firmware services that record
  * the files written, the published summary and the chainload. Every
@@ -14,7 +14,7 @@
 #include "policy_fixture.h"
 #include "acpi_tables.h"
 #include "hostile_machines.h"
-#include "../../efi/boot.h"
+#include "../../app/app.h"
 
 #define MEM_BASE	0x7f000000ull
 #define MEM_SIZE	(64 * 1024)
