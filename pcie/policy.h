@@ -51,8 +51,15 @@ struct aspm_write {
 	uint32_t val;		/* value to write: (current & ~mask) | bits */
 	/* filled by apply */
 	uint32_t readback;
-	int8_t result;		/* 0 not done, 1 ok, -1 ignored, -2 error,
-				 * -3 timeout (retrain) */
+	int8_t result;		/* enum aspm_write_result */
+};
+/* What became of a planned write (struct aspm_write.result). */
+enum aspm_write_result {
+	ASPM_WRITE_NOT_DONE = 0,
+	ASPM_WRITE_OK = 1,
+	ASPM_WRITE_IGNORED = -1,	/* the owned bits read back otherwise */
+	ASPM_WRITE_ERROR = -2,		/* the access failed, or reads all-ones */
+	ASPM_WRITE_TIMEOUT = -3,	/* retrain: Link Training did not clear */
 };
 struct aspm_plan {
 	struct aspm_write *w;

@@ -331,13 +331,13 @@ void aspm_print_write(const struct out *o, const struct pcie_topo *t,
 		   digits, w->old, digits, w->val, aspm_step_name(w->step));
 	if (!applied)
 		out_puts(o, " planned\n");
-	else if (w->result == 1)
+	else if (w->result == ASPM_WRITE_OK)
 		out_printf(o, " readback=0x%0*x ok\n", digits, w->readback);
-	else if (w->result == -1)
+	else if (w->result == ASPM_WRITE_IGNORED)
 		out_printf(o, " readback=0x%0*x ignored\n", digits, w->readback);
-	else if (w->result == -3)
+	else if (w->result == ASPM_WRITE_TIMEOUT)
 		out_printf(o, " readback=0x%0*x timeout\n", digits, w->readback);
-	else if (w->result == 0)
+	else if (w->result == ASPM_WRITE_NOT_DONE)
 		out_puts(o, " readback=- not-done\n");
 	else
 		out_puts(o, " readback=- error\n");

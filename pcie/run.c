@@ -16,7 +16,7 @@ static void note_ccc(struct aspm_run *r, unsigned from, bool write)
 		if (!write)
 			r->lp[w->link].ccc = ASPM_CCC_PENDING;
 		else
-			r->lp[w->link].ccc = w->result == -3 ? ASPM_CCC_TIMEOUT :
+			r->lp[w->link].ccc = w->result == ASPM_WRITE_TIMEOUT ? ASPM_CCC_TIMEOUT :
 							      ASPM_CCC_DONE;
 	}
 }
