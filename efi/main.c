@@ -6,7 +6,15 @@
  * host tests build too) through a struct boot_ops of firmware services.
  * Errors are negative AE_* codes; they become EFI_STATUS only here.
  */
-#include "platform.h"
+#include "chainload.h"
+#include "console.h"
+#include "file.h"
+#include "memmap.h"
+#include "mmio.h"
+#include "root_bridge.h"
+#include "status.h"
+#include "tsc.h"
+#include "variable.h"
 #include "../app/app.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
