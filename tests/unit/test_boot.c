@@ -4,7 +4,7 @@
  * bytes in a fake physical memory (acpi_tables.h), config space on the
  * simulator reached over ECAM, and fake firmware services that record
  * the files written, the published summary and the chainload. Every
- * hostile case of issue 8 runs in boot mode, the way a boot entry runs
+ * hostile case (hostile_machines.h) runs in boot mode, the way a boot entry runs
  * aspmctl.efi; for each: the exact lines the user sees, the config
  * writes (none, or only the healthy link's and never a broken
  * function's), that the run returned, that the next loader was started

@@ -1303,7 +1303,7 @@ static void test_rootless_switch_link(void **state)
 /*
  * Blacklisted links with BIOS L1 and L1 PM Substates (all four, both
  * ends): keep clears ASPM there, and the substates with it once L1 is
- * off at both ends (the issue; Linux 6.1 leaves them, docs/policy.md).
+ * off at both ends (docs/policy.md; Linux 6.1 leaves them).
  *   00:01.0 RP ── 01:00.0 PCIe EP + 01:00.1 conventional PCI function
  *   00:02.0 RP ── 02:00.0 EP without RBER
  */
@@ -1515,7 +1515,7 @@ static void test_keep_order_path_upward(void **state)
 }
 
 /* force on a multi-function endpoint whose function 0 already holds the
- * target and function 1 does not: function 1 is written too (the issue:
+ * target and function 1 does not: function 1 is written too (our policy:
  * every downstream function the same value; Linux 6.1 compares only the
  * link's aggregated state and leaves it). */
 static void test_force_every_function(void **state)
