@@ -122,6 +122,20 @@ static void write_failed(struct aspm_write *w, struct aspm_apply_stats *st)
 	st->errors++;
 }
 
+/* A retrain that did not end in time: count it, say so (why ends with
+ * its separator), and restore Common Clock Configuration after write i. */
+static void retrain_gave_up(struct pci_cfg *c, struct pcie_topo *t,
+			    struct aspm_plan *p, unsigned i, int rc,
+			    const char *why, struct aspm_apply_stats *st)
+{
+	char b[16];
+
+	st->retrain_timeouts++;
+	log_error(rc, "%s: %s restoring Common Clock Configuration",
+		  pci_addr_str(t->fn[p->w[i].fn].addr, b), why);
+	insert_restore(c, t, p, i);
+}
+
 /*
  * Before a retrain: no training in flight before we ask for one (PCIe
  * r6.0.1 sec 7.5.3.7 implementation note). Linux's pcie_retrain_link()
@@ -135,9 +149,8 @@ static bool retrain_blocked(struct pci_cfg *c, struct pcie_topo *t,
 {
 	struct aspm_write *w = &p->w[i];
 	const struct pcie_fn *f = &t->fn[w->fn];
-	uint32_t rb;
-	char b[16];
 	int rc = wait_link_training(c, f, env);
+	uint32_t rb;
 
 	if (!rc)
 		return false;
@@ -146,10 +159,8 @@ static bool retrain_blocked(struct pci_cfg *c, struct pcie_topo *t,
 	if (!rd(c, f->addr, w->off, w->width, &rb))
 		w->readback = w->old = rb;
 	w->val = w->old | PCI_EXP_LNKCTL_RL;
-	st->retrain_timeouts++;
-	log_error(rc, "%s: link still training before retrain; not retrained, restoring Common Clock Configuration",
-		  pci_addr_str(f->addr, b));
-	insert_restore(c, t, p, i);
+	retrain_gave_up(c, t, p, i, rc,
+			"link still training before retrain; not retrained,", st);
 	return true;
 }
 
@@ -189,20 +200,14 @@ static void retrain_wait(struct pci_cfg *c, struct pcie_topo *t,
 			 const struct aspm_env *env, struct aspm_apply_stats *st)
 {
 	struct aspm_write *w = &p->w[i];
-	const struct pcie_fn *f = &t->fn[w->fn];
+	int rc = wait_link_training(c, &t->fn[w->fn], env);
 	uint32_t rb;
-	char b[16];
-	int rc = wait_link_training(c, f, env);
 
-	rd(c, f->addr, w->off, w->width, &rb);
+	rd(c, t->fn[w->fn].addr, w->off, w->width, &rb);
 	w->readback = rb;
 	w->result = rc ? ASPM_WRITE_TIMEOUT : ASPM_WRITE_OK;
-	if (rc) {
-		st->retrain_timeouts++;
-		log_error(rc, "%s: link did not finish retraining; restoring Common Clock Configuration",
-			  pci_addr_str(f->addr, b));
-		insert_restore(c, t, p, i);
-	}
+	if (rc)
+		retrain_gave_up(c, t, p, i, rc, "link did not finish retraining;", st);
 }
 
 /* Read the register back: did the owned bits take? 0 or -AE_IO when the
