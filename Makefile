@@ -18,8 +18,9 @@ EFI_LIB		:= /usr/lib
 WARN		:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wvla
 CORE_SRCS	:= $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard pcie/*.c)
+APP_SRCS	:= $(wildcard app/*.c)
 EFI_SRCS	:= $(wildcard efi/*.c)
-CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h)
+CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h app/*.h)
 
 .SECONDARY:
 .PHONY: all deps run unit test clean matrix kernel fuzz bench qemu-smoke \
@@ -34,7 +35,7 @@ EFI_CFLAGS	:= $(WARN) -std=gnu11 -O2 -g0 -ffreestanding -fpic -fshort-wchar \
 EFI_LDFLAGS	:= -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 		   -T linker/aspmctl-$(ARCH).lds -L$(EFI_LIB) \
 		   $(EFI_LIB)/crt0-efi-$(ARCH).o
-EFI_OBJS	:= $(patsubst %.c,$(BUILD)/efi-obj/%.o,$(CORE_SRCS) $(EFI_SRCS))
+EFI_OBJS	:= $(patsubst %.c,$(BUILD)/efi-obj/%.o,$(CORE_SRCS) $(APP_SRCS) $(EFI_SRCS))
 LIBGCC		= $(shell $(CC) -print-libgcc-file-name)
 VERSION		:= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
@@ -61,7 +62,7 @@ $(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
 HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 HOST_CFLAGS	:= $(WARN) -std=gnu11 -O1 -g $(HOST_SAN) -I. -DASPMCTL_HOST
-HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) efi/cli.c efi/boot.c $(wildcard tests/sim/*.c))
+HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) $(APP_SRCS) $(wildcard tests/sim/*.c tests/lib/*.c))
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
@@ -69,7 +70,7 @@ $(BUILD)/.deps-unit:
 	@scripts/install-deps.sh unit
 	@mkdir -p $(@D) && touch $@
 
-$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) efi/cli.h efi/boot.h $(wildcard tests/sim/*.h) $(BUILD)/.deps-unit
+$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/lib/*.h) $(BUILD)/.deps-unit
 	@mkdir -p $(@D)
 	@echo "  CC [host] $<"
 	@$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@

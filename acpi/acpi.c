@@ -401,22 +401,63 @@ int acpi_mcfg_parse(const void *table, uint32_t len, struct mcfg_region *out,
 	return 0;
 }
 
+/*
+ * The root table (RSDT: 32-bit entries, XSDT: 64-bit entries, ACPI 6.5
+ * sec 5.2.7, 5.2.8), mapped and validated, for discovery and patching
+ * alike. count is bounded by ACPI_ROOT_MAX_ENTRIES; total and rem say
+ * what the Length held, for the caller to report.
+ */
+struct acpi_root {
+	const char *sig;	/* ACPI_SIG_XSDT or ACPI_SIG_RSDT */
+	uint64_t phys;
+	uint32_t len;
+	const uint8_t *entries;
+	unsigned esize;		/* 8 or 4 */
+	uint32_t count;		/* entries read */
+	uint32_t total;		/* entries the Length holds */
+	uint32_t rem;		/* trailing bytes after the last entry */
+};
+
+static int root_open(const struct acpi_mem *mem, uint64_t phys, bool xsdt,
+		     struct acpi_root *r, char *why, size_t whylen)
+{
+	const uint8_t *t = NULL;
+	int rc;
+
+	mem_set(r, 0, sizeof(*r));
+	r->sig = xsdt ? ACPI_SIG_XSDT : ACPI_SIG_RSDT;
+	r->esize = xsdt ? 8 : 4;
+	r->phys = phys;
+	rc = table_check(mem, phys, r->sig, &t, &r->len, why, whylen);
+	if (rc)
+		return rc;
+	r->entries = t + ACPI_HDR_LEN;
+	r->total = (r->len - ACPI_HDR_LEN) / r->esize;
+	r->rem = (r->len - ACPI_HDR_LEN) % r->esize;
+	r->count = MIN(r->total, ACPI_ROOT_MAX_ENTRIES);
+	return 0;
+}
+
+static uint64_t root_entry(const struct acpi_root *r, unsigned i)
+{
+	const uint8_t *e = r->entries + (size_t)i * r->esize;
+
+	return r->esize == 8 ? get_le64(e) : get_le32(e);
+}
+
 /* State of one walk of the root table. */
 struct walk {
 	const struct acpi_mem *mem;
 	struct acpi_info *info;
+	struct acpi_root r;
 	const char *root;	/* "XSDT" or "RSDT" */
-	const uint8_t *entries;
-	unsigned esize;
 	unsigned fadts_seen;	/* including those beyond ACPI_MAX_FADTS */
 	bool mcfg_full;		/* warned once that regions are full */
 };
 
 static uint64_t walk_entry(const struct walk *w, unsigned i)
 {
-	const uint8_t *e = w->entries + (size_t)i * w->esize;
-
-	return w->esize == 8 ? get_le64(e) : get_le32(e);
+	return root_entry(&w->r, i);
 }
 
 static void walk_fadt(struct walk *w, unsigned i, uint64_t phys,
@@ -581,38 +622,32 @@ static void check_fadts(const struct walk *w)
 			 (unsigned long long)b->phys);
 }
 
-int acpi_discover(const struct acpi_mem *mem, uint64_t rsdp_phys,
-		  struct acpi_info *info)
+/* The RSDP, validated: as much of it as its revision asks for. */
+static int rsdp_read(const struct acpi_mem *mem, uint64_t phys,
+		     struct acpi_rsdp_info *out)
 {
-	unsigned long long at = rsdp_phys;
-	struct walk w;
-	const uint8_t *p = NULL, *t = NULL;
-	char why[WHY_LEN];
-	uint32_t len = 0, rem, count;
-	uint64_t root;
+	const uint8_t *p = NULL;
 	size_t plen = 0;
 	int rc;
 
-	if (!info)
-		return log_error(-AE_INVAL, "ACPI discovery: no output");
-	mem_set(info, 0, sizeof(*info));
-	if (!mem || !mem->map)
-		return log_error(-AE_INVAL, "ACPI discovery: no memory mapper");
-	rc = rsdp_map(mem, rsdp_phys, &p, &plen);
+	rc = rsdp_map(mem, phys, &p, &plen);
 	if (rc)
 		return rc;
-	rc = acpi_rsdp_parse(p, plen, rsdp_phys, &info->rsdp);
-	if (rc)
-		return rc;
+	return acpi_rsdp_parse(p, plen, phys, out);
+}
 
-	mem_set(&w, 0, sizeof(w));
-	w.mem = mem;
-	w.info = info;
-	if (info->rsdp.xsdt) {
-		info->use_xsdt = true;
+/* Open the XSDT when the RSDP gives one, else the RSDT, and say so. */
+static int walk_open(struct walk *w, uint64_t rsdp_phys)
+{
+	struct acpi_info *info = w->info;
+	unsigned long long at = rsdp_phys;
+	char why[WHY_LEN];
+	uint64_t root;
+	int rc;
+
+	info->use_xsdt = info->rsdp.xsdt != 0;
+	if (info->use_xsdt) {
 		root = info->rsdp.xsdt;
-		w.root = ACPI_SIG_XSDT;
-		w.esize = 8;
 	} else {
 		if (info->rsdp.revision >= 2)
 			log_warn(0, "RSDP at 0x%llx: revision %u but XsdtAddress is 0; using the RSDT at 0x%08x",
@@ -622,47 +657,70 @@ int acpi_discover(const struct acpi_mem *mem, uint64_t rsdp_phys,
 					 "RSDP at 0x%llx: RsdtAddress is 0 and there is no XSDT: no root table",
 					 at);
 		root = info->rsdp.rsdt;
-		w.root = ACPI_SIG_RSDT;
-		w.esize = 4;
 	}
 	info->root_phys = root;
-	rc = table_check(mem, root, w.root, &t, &len, why, sizeof(why));
+	w->root = info->use_xsdt ? ACPI_SIG_XSDT : ACPI_SIG_RSDT;
+	rc = root_open(w->mem, root, info->use_xsdt, &w->r, why, sizeof(why));
 	if (rc)
 		return log_error(rc, "%s at 0x%llx (from the RSDP at 0x%llx): %s",
-				 w.root, (unsigned long long)root, at, why);
-	w.entries = t + ACPI_HDR_LEN;
-	count = (len - ACPI_HDR_LEN) / w.esize;
-	rem = (len - ACPI_HDR_LEN) % w.esize;
-	if (rem)
+				 w->root, (unsigned long long)root, at, why);
+	if (w->r.rem)
 		log_warn(0, "%s at 0x%llx: Length %u is not %u + n * %u; ignoring %u trailing bytes",
-			 w.root, (unsigned long long)root, len, ACPI_HDR_LEN,
-			 w.esize, rem);
-	if (count > ACPI_ROOT_MAX_ENTRIES) {
+			 w->root, (unsigned long long)root, w->r.len, ACPI_HDR_LEN,
+			 w->r.esize, w->r.rem);
+	if (w->r.total > w->r.count)
 		log_warn(0, "%s at 0x%llx: %u entries, only the first %u are read",
-			 w.root, (unsigned long long)root, count,
+			 w->root, (unsigned long long)root, w->r.total,
 			 ACPI_ROOT_MAX_ENTRIES);
-		count = ACPI_ROOT_MAX_ENTRIES;
-	}
-	info->root_entries = count;
+	info->root_entries = w->r.count;
 	log_info("RSDP 0x%llx rev %u OEM '%s': %s 0x%llx, %u entries",
-		 at, info->rsdp.revision, info->rsdp.oem_id, w.root,
-		 (unsigned long long)root, count);
+		 at, info->rsdp.revision, info->rsdp.oem_id, w->root,
+		 (unsigned long long)root, w->r.count);
+	return 0;
+}
 
-	for (unsigned i = 0; i < count; i++)
-		walk_one(&w, i);
+/* After the walk: what the whole root table came to. */
+static int walk_close(const struct walk *w)
+{
+	const struct acpi_info *info = w->info;
+	unsigned long long root = info->root_phys;
 
-	check_fadts(&w);
+	check_fadts(w);
 	if (info->nmcfg_tables > 1)
 		log_warn(0, "%u MCFG tables in the %s: the regions of all of them are used (%u in all)",
-			 info->nmcfg_tables, w.root, info->nregions);
+			 info->nmcfg_tables, w->root, info->nregions);
 	if (info->bad_entries)
 		log_warn(0, "%s at 0x%llx: %u of %u entries skipped",
-			 w.root, (unsigned long long)root, info->bad_entries,
-			 count);
+			 w->root, root, info->bad_entries, w->r.count);
 	if (!info->nfadt)
 		return log_error(-AE_NOENT, "no FADT (FACP) among the %u entries of the %s at 0x%llx",
-				 count, w.root, (unsigned long long)root);
+				 w->r.count, w->root, root);
 	return 0;
+}
+
+int acpi_discover(const struct acpi_mem *mem, uint64_t rsdp_phys,
+		  struct acpi_info *info)
+{
+	struct walk w;
+	int rc;
+
+	if (!info)
+		return log_error(-AE_INVAL, "ACPI discovery: no output");
+	mem_set(info, 0, sizeof(*info));
+	if (!mem || !mem->map)
+		return log_error(-AE_INVAL, "ACPI discovery: no memory mapper");
+	rc = rsdp_read(mem, rsdp_phys, &info->rsdp);
+	if (rc)
+		return rc;
+	mem_set(&w, 0, sizeof(w));
+	w.mem = mem;
+	w.info = info;
+	rc = walk_open(&w, rsdp_phys);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < w.r.count; i++)
+		walk_one(&w, i);
+	return walk_close(&w);
 }
 
 int fadt_patch_boot_arch(void *table, uint32_t len, uint16_t set,
@@ -723,54 +781,59 @@ const char *fadt_iapc_flag_name(unsigned bit)
 	return NULL;
 }
 
-/* Every FADT entry of one root table, deduplicated against seen[]. */
-static void patch_root(const struct acpi_mem *mem, uint64_t root, unsigned esize,
-		       const char *sig, uint16_t set, uint16_t clear,
-		       struct fadt_patch *res, unsigned max, unsigned *n)
+/* Patch the FADT at phys, entry i of root r, unless res[] has it. */
+static void patch_entry(const struct acpi_mem *mem, const struct acpi_root *r,
+			unsigned i, uint64_t phys, uint16_t set, uint16_t clear,
+			struct fadt_patch *res, unsigned max, unsigned *n)
 {
-	void *t;
-	uint32_t len, count;
+	const uint8_t *h = map_range(mem, phys, ACPI_HDR_LEN);
+	struct fadt_patch *p;
+	void *ft;
+	uint32_t flen;
+
+	if (!h || mem_cmp(h, ACPI_SIG_FADT, 4))
+		return;
+	for (unsigned k = 0; k < *n; k++)
+		if (res[k].phys == phys)
+			return;
+	if (*n >= max)
+		return;
+	p = &res[(*n)++];
+	mem_set(p, 0, sizeof(*p));
+	p->phys = phys;
+	p->root = r->sig;
+	p->rc = acpi_table_map(mem, phys, ACPI_SIG_FADT, &ft, &flen);
+	if (p->rc) {
+		log_error(p->rc, "FADT at 0x%llx (%s entry %u): invalid, not patched",
+			  (unsigned long long)phys, r->sig, i);
+		return;
+	}
+	p->length = flen;
+	p->rc = fadt_patch_boot_arch(ft, flen, set, clear, &p->before, &p->after);
+}
+
+/* Every FADT entry of one root table, deduplicated against res[]. */
+static void patch_root(const struct acpi_mem *mem, uint64_t root, bool xsdt,
+		       uint16_t set, uint16_t clear, struct fadt_patch *res,
+		       unsigned max, unsigned *n)
+{
+	struct acpi_root r;
+	char why[WHY_LEN];
 	int rc;
 
 	if (!root)
 		return;
-	rc = acpi_table_map(mem, root, sig, &t, &len);
+	rc = root_open(mem, root, xsdt, &r, why, sizeof(why));
 	if (rc) {
+		log_error(rc, "ACPI table at 0x%llx: %s",
+			  (unsigned long long)root, why);
 		log_warn(rc, "%s at 0x%llx: not usable, its FADTs are not patched",
-			 sig, (unsigned long long)root);
+			 r.sig, (unsigned long long)root);
 		return;
 	}
-	count = (len - ACPI_HDR_LEN) / esize;
-	if (count > ACPI_ROOT_MAX_ENTRIES)
-		count = ACPI_ROOT_MAX_ENTRIES;
-	for (unsigned i = 0; i < count; i++) {
-		const uint8_t *e = (const uint8_t *)t + ACPI_HDR_LEN + (size_t)i * esize;
-		uint64_t phys = esize == 8 ? get_le64(e) : get_le32(e);
-		const uint8_t *h = map_range(mem, phys, ACPI_HDR_LEN);
-		struct fadt_patch *p;
-		void *ft;
-		uint32_t flen;
-		bool dup = false;
-
-		if (!h || mem_cmp(h, ACPI_SIG_FADT, 4))
-			continue;
-		for (unsigned k = 0; k < *n; k++)
-			dup |= res[k].phys == phys;
-		if (dup || *n >= max)
-			continue;
-		p = &res[(*n)++];
-		mem_set(p, 0, sizeof(*p));
-		p->phys = phys;
-		p->root = sig;
-		p->rc = acpi_table_map(mem, phys, ACPI_SIG_FADT, &ft, &flen);
-		if (p->rc) {
-			log_error(p->rc, "FADT at 0x%llx (%s entry %u): invalid, not patched",
-				  (unsigned long long)phys, sig, i);
-			continue;
-		}
-		p->length = flen;
-		p->rc = fadt_patch_boot_arch(ft, flen, set, clear, &p->before, &p->after);
-	}
+	for (unsigned i = 0; i < r.count; i++)
+		patch_entry(mem, &r, i, root_entry(&r, i), set, clear, res,
+			    max, n);
 }
 
 int acpi_patch_fadts(const struct acpi_mem *mem, uint64_t rsdp_phys,
@@ -778,20 +841,15 @@ int acpi_patch_fadts(const struct acpi_mem *mem, uint64_t rsdp_phys,
 		     unsigned max, unsigned *n)
 {
 	struct acpi_rsdp_info r;
-	const uint8_t *p = NULL;
-	size_t plen = 0;
 	int rc;
 
 	*n = 0;
-	rc = rsdp_map(mem, rsdp_phys, &p, &plen);
-	if (rc)
-		return rc;
-	rc = acpi_rsdp_parse(p, plen, rsdp_phys, &r);
+	rc = rsdp_read(mem, rsdp_phys, &r);
 	if (rc)
 		return rc;
 	/* both roots: an OS may follow either (Linux prefers the XSDT) */
-	patch_root(mem, r.xsdt, 8, ACPI_SIG_XSDT, set, clear, res, max, n);
-	patch_root(mem, r.rsdt, 4, ACPI_SIG_RSDT, set, clear, res, max, n);
+	patch_root(mem, r.xsdt, true, set, clear, res, max, n);
+	patch_root(mem, r.rsdt, false, set, clear, res, max, n);
 	if (!*n)
 		return log_error(-AE_NOENT, "no FADT reachable from the RSDT or XSDT");
 	for (unsigned i = 0; i < *n; i++)

@@ -2,19 +2,23 @@
 /*
  * aspmctl.efi entry point: the UEFI glue only. It collects the arguments
  * (the UEFI Shell's argv, or a boot entry's load options), reads
- * aspmctl.conf, and hands the run to app_main() (efi/boot.c, which the
+ * aspmctl.conf, and hands the run to app_main() (app/app.c, which the
  * host tests build too) through a struct boot_ops of firmware services.
  * Errors are negative AE_* codes; they become EFI_STATUS only here.
  */
-#include "platform.h"
-#include "boot.h"
+#include "chainload.h"
+#include "console.h"
+#include "file.h"
+#include "memmap.h"
+#include "mmio.h"
+#include "root_bridge.h"
+#include "status.h"
+#include "tsc.h"
+#include "variable.h"
+#include "../app/app.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
-
-#ifndef ASPMCTL_VERSION
-#define ASPMCTL_VERSION "unknown"
-#endif
 
 #define MAX_FN		4096
 #define MAX_LINK	2048

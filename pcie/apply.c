@@ -103,101 +103,157 @@ static unsigned insert_restore(struct pci_cfg *c, struct pcie_topo *t,
 		w->old = f->lnkctl;
 		w->val = restored;
 		w->readback = 0;
-		w->result = 0;
+		w->result = ASPM_WRITE_NOT_DONE;
 		f->lnkctl = restored;	/* the model follows */
 	}
 	p->n += k;
 	return k;
 }
 
+/* Does this read say the function is gone (all-ones)? */
+static bool all_ones(const struct aspm_write *w, uint32_t v)
+{
+	return (w->width == 2 && v == 0xffff) || v == 0xffffffff;
+}
+
+static void write_failed(struct aspm_write *w, struct aspm_apply_stats *st)
+{
+	w->result = ASPM_WRITE_ERROR;
+	st->errors++;
+}
+
+/* A retrain that did not end in time: count it, say so (why ends with
+ * its separator), and restore Common Clock Configuration after write i. */
+static void retrain_gave_up(struct pci_cfg *c, struct pcie_topo *t,
+			    struct aspm_plan *p, unsigned i, int rc,
+			    const char *why, struct aspm_apply_stats *st)
+{
+	char b[16];
+
+	st->retrain_timeouts++;
+	log_error(rc, "%s: %s restoring Common Clock Configuration",
+		  pci_addr_str(t->fn[p->w[i].fn].addr, b), why);
+	insert_restore(c, t, p, i);
+}
+
+/*
+ * Before a retrain: no training in flight before we ask for one (PCIe
+ * r6.0.1 sec 7.5.3.7 implementation note). Linux's pcie_retrain_link()
+ * gives up when it does not clear in time, and the caller restores
+ * Common Clock Configuration: so do we. Returns true when write i was
+ * given up that way.
+ */
+static bool retrain_blocked(struct pci_cfg *c, struct pcie_topo *t,
+			    struct aspm_plan *p, unsigned i,
+			    const struct aspm_env *env, struct aspm_apply_stats *st)
+{
+	struct aspm_write *w = &p->w[i];
+	const struct pcie_fn *f = &t->fn[w->fn];
+	int rc = wait_link_training(c, f, env);
+	uint32_t rb;
+
+	if (!rc)
+		return false;
+	w->result = ASPM_WRITE_TIMEOUT;
+	w->readback = 0;
+	if (!rd(c, f->addr, w->off, w->width, &rb))
+		w->readback = w->old = rb;
+	w->val = w->old | PCI_EXP_LNKCTL_RL;
+	retrain_gave_up(c, t, p, i, rc,
+			"link still training before retrain; not retrained,", st);
+	return true;
+}
+
+/* Read-modify-write of the owned bits; 0 or the access error. */
+static int write_owned(struct pci_cfg *c, const struct pcie_fn *f,
+		       struct aspm_write *w, struct aspm_apply_stats *st)
+{
+	uint32_t cur, val;
+	char b[16];
+	int rc;
+
+	rc = rd(c, f->addr, w->off, w->width, &cur);
+	if (!rc && all_ones(w, cur))
+		rc = -AE_IO;	/* the function is gone */
+	if (rc) {
+		write_failed(w, st);
+		return log_error(rc, "%s: cannot read register 0x%x before writing it",
+				 pci_addr_str(f->addr, b), w->off);
+	}
+	val = (cur & ~w->mask) | (w->val & w->mask);
+	rc = wr(c, f->addr, w->off, w->width, val);
+	if (rc) {
+		write_failed(w, st);
+		return log_error(rc, "%s: write of 0x%x to register 0x%x failed",
+				 pci_addr_str(f->addr, b), val, w->off);
+	}
+	st->written++;
+	w->old = cur;
+	w->val = val;
+	return 0;
+}
+
+/* After Retrain Link: wait for training to end, else restore Common
+ * Clock Configuration after write i. */
+static void retrain_wait(struct pci_cfg *c, struct pcie_topo *t,
+			 struct aspm_plan *p, unsigned i,
+			 const struct aspm_env *env, struct aspm_apply_stats *st)
+{
+	struct aspm_write *w = &p->w[i];
+	int rc = wait_link_training(c, &t->fn[w->fn], env);
+	uint32_t rb;
+
+	rd(c, t->fn[w->fn].addr, w->off, w->width, &rb);
+	w->readback = rb;
+	w->result = rc ? ASPM_WRITE_TIMEOUT : ASPM_WRITE_OK;
+	if (rc)
+		retrain_gave_up(c, t, p, i, rc, "link did not finish retraining;", st);
+}
+
+/* Read the register back: did the owned bits take? 0 or -AE_IO when the
+ * function stopped answering. */
+static int read_back(struct pci_cfg *c, const struct pcie_fn *f,
+		     struct aspm_write *w, struct aspm_apply_stats *st)
+{
+	uint32_t rb;
+	char b[16];
+	int rc = rd(c, f->addr, w->off, w->width, &rb);
+
+	w->readback = rb;
+	if (!rc && all_ones(w, rb)) {
+		/* all-ones: the function stopped answering, whatever the
+		 * bits we own happen to read as */
+		write_failed(w, st);
+		return log_error(-AE_IO, "%s: reads all-ones after the write to register 0x%x: not done",
+				 pci_addr_str(f->addr, b), w->off);
+	}
+	if (rc || (rb & w->mask) != (w->val & w->mask)) {
+		w->result = ASPM_WRITE_IGNORED;
+		st->ignored++;
+	} else {
+		w->result = ASPM_WRITE_OK;
+	}
+	return 0;
+}
+
 int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 	       unsigned from, const struct aspm_env *env,
 	       struct aspm_apply_stats *st)
 {
-	int first_err = 0;
-	char b[16];
+	int first_err = 0, rc;
 
 	for (unsigned i = from; i < p->n; i++) {
 		struct aspm_write *w = &p->w[i];
 		const struct pcie_fn *f = &t->fn[w->fn];
-		uint32_t cur, val, rb, own = w->mask;
-		int rc;
 
-		if (w->step == STEP_RETRAIN) {
-			/*
-			 * No training in flight before we ask for one (PCIe
-			 * r6.0.1 sec 7.5.3.7 implementation note). Linux's
-			 * pcie_retrain_link() gives up when it does not
-			 * clear in time, and the caller restores Common
-			 * Clock Configuration: so do we.
-			 */
-			rc = wait_link_training(c, f, env);
-			if (rc) {
-				w->result = -3;
-				w->readback = 0;
-				if (!rd(c, f->addr, w->off, w->width, &rb))
-					w->readback = w->old = rb;
-				w->val = w->old | PCI_EXP_LNKCTL_RL;
-				st->retrain_timeouts++;
-				log_error(rc, "%s: link still training before retrain; not retrained, restoring Common Clock Configuration",
-					  pci_addr_str(f->addr, b));
-				insert_restore(c, t, p, i);
-				continue;
-			}
-		}
-		rc = rd(c, f->addr, w->off, w->width, &cur);
-		if (!rc && ((w->width == 2 && cur == 0xffff) || cur == 0xffffffff))
-			rc = -AE_IO;	/* the function is gone */
-		if (rc) {
-			w->result = -2;
-			st->errors++;
-			log_error(rc, "%s: cannot read register 0x%x before writing it",
-				  pci_addr_str(f->addr, b), w->off);
-			first_err = first_err ? first_err : rc;
+		if (w->step == STEP_RETRAIN && retrain_blocked(c, t, p, i, env, st))
 			continue;
-		}
-		val = (cur & ~own) | (w->val & own);
-		rc = wr(c, f->addr, w->off, w->width, val);
-		if (rc) {
-			w->result = -2;
-			st->errors++;
-			log_error(rc, "%s: write of 0x%x to register 0x%x failed",
-				  pci_addr_str(f->addr, b), val, w->off);
-			first_err = first_err ? first_err : rc;
-			continue;
-		}
-		st->written++;
-		w->old = cur;
-		w->val = val;
-		if (w->step == STEP_RETRAIN) {
-			rc = wait_link_training(c, f, env);
-			rd(c, f->addr, w->off, w->width, &rb);
-			w->readback = rb;
-			w->result = rc ? -3 : 1;
-			if (rc) {
-				st->retrain_timeouts++;
-				log_error(rc, "%s: link did not finish retraining; restoring Common Clock Configuration",
-					  pci_addr_str(f->addr, b));
-				insert_restore(c, t, p, i);
-			}
-			continue;
-		}
-		rc = rd(c, f->addr, w->off, w->width, &rb);
-		w->readback = rb;
-		if (!rc && ((w->width == 2 && rb == 0xffff) || rb == 0xffffffff)) {
-			/* all-ones: the function stopped answering, whatever
-			 * the bits we own happen to read as */
-			w->result = -2;
-			st->errors++;
-			rc = log_error(-AE_IO, "%s: reads all-ones after the write to register 0x%x: not done",
-				       pci_addr_str(f->addr, b), w->off);
-			first_err = first_err ? first_err : rc;
-		} else if (rc || (rb & own) != (val & own)) {
-			w->result = -1;
-			st->ignored++;
-		} else {
-			w->result = 1;
-		}
+		rc = write_owned(c, f, w, st);
+		if (!rc && w->step == STEP_RETRAIN)
+			retrain_wait(c, t, p, i, env, st);
+		else if (!rc)
+			rc = read_back(c, f, w, st);
+		first_err = first_err ?: rc;
 	}
 	return first_err;
 }

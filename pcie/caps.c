@@ -8,7 +8,8 @@
  * A pointer into the header or back to a visited entry is a loop: the
  * walk stops with -AE_LOOP instead of spinning.
  */
-#include "topo.h"
+#include <stddef.h>
+#include "caps.h"
 #include "pci_regs.h"
 #include "../lib/err.h"
 

@@ -3,41 +3,39 @@
  * ECAM backend (PCIe r5.0 sec 7.2.2, PCI Firmware spec 3.3 sec 4.1.2):
  * the address of seg:bus:dev.fn offset is
  *	base(seg) + (bus << 20) + (dev << 15) + (fn << 12) + offset
- * where base is the MCFG entry's address of bus 0 of that segment. A bus
- * outside [start, end] of a usable entry is never touched.
+ * where base is the address of bus 0 of that segment (the MCFG entry's
+ * base address). A bus outside every ECAM window is never touched.
  */
+#include <stddef.h>
 #include "ecam.h"
 #include "../lib/err.h"
 
-const struct mcfg_region *ecam_region(const struct ecam *e, uint16_t seg,
-				      uint8_t bus)
+const struct ecam_window *ecam_window_find(const struct ecam_window *win,
+					   unsigned nwin, uint16_t seg,
+					   uint8_t bus)
 {
-	for (unsigned i = 0; i < e->nregion; i++) {
-		const struct mcfg_region *r = &e->region[i];
-
-		if (r->flags & MCFG_F_UNUSABLE)
-			continue;
-		if (r->segment == seg && bus >= r->start_bus &&
-		    bus <= r->end_bus)
-			return r;
-	}
+	for (unsigned i = 0; i < nwin; i++)
+		if (win[i].segment == seg && bus >= win[i].bus_start &&
+		    bus <= win[i].bus_end)
+			return &win[i];
 	return NULL;
 }
 
 int ecam_address(const struct ecam *e, struct pci_addr a, uint16_t off,
 		 uint64_t *phys)
 {
-	const struct mcfg_region *r = ecam_region(e, a.seg, a.bus);
+	const struct ecam_window *w = ecam_window_find(e->win, e->nwin, a.seg,
+						   a.bus);
 	uint64_t rel;
 
-	if (!r)
+	if (!w)
 		return -AE_RANGE;
 	if (off >= 4096)
 		return -AE_RANGE;
 	rel = ((uint64_t)a.bus << 20) | ((uint64_t)a.devfn << 12) | off;
-	if (r->base > UINT64_MAX - rel)
+	if (w->base > UINT64_MAX - rel)
 		return -AE_RANGE;
-	*phys = r->base + rel;
+	*phys = w->base + rel;
 	return 0;
 }
 

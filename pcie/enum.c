@@ -2,7 +2,7 @@
 /*
  * Enumeration that follows what firmware programmed.
  *
- * Root buses are the start bus of every usable MCFG region plus extra
+ * Root buses are the start bus of every ECAM window plus extra
  * roots (firmware's root bridges, configuration). They are scanned per
  * segment in ascending bus order; below each, only the buses that
  * bridges' Secondary/Subordinate Bus Number registers lead to are
@@ -15,13 +15,13 @@
  *  - a bridge whose secondary bus is not above its own bus, whose
  *    subordinate is below its secondary, or whose range escapes its
  *    parent's window: bus numbers cannot be trusted (FN_BUS_BAD);
- *  - a bus range not fully decoded by the usable MCFG regions of the
- *    segment (FN_BUS_RANGE; adjacent regions together are fine);
+ *  - a bus range not fully decoded by the ECAM windows of the segment
+ *    (FN_BUS_RANGE; adjacent windows together are fine);
  *  - a secondary bus already scanned, through another bridge or as a
  *    root bus (FN_BUS_DUP);
  * and since every followed secondary bus is strictly above its parent's
  * bus, the recursion ends after at most 256 levels. The bookkeeping is
- * per segment, not per MCFG region.
+ * per segment, not per ECAM window.
  *
  * Below a PCIe Downstream Port (Root Port, Switch Downstream Port, PCI/
  * PCI-X to PCIe bridge: Linux's pcie_downstream_port()) only Device 0
@@ -33,14 +33,16 @@
  * Retry Status completion seen through CRS Software Visibility (sec
  * 2.3.2): the function is not ready and is skipped after a few tries.
  */
-#include "topo.h"
+#include "enum.h"
+#include "caps.h"
+#include "link.h"
 #include "pci_regs.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 
 #define CRS_RETRIES	4
-#define MAX_ROOTS	(MCFG_MAX_REGIONS + PCIE_MAX_EXTRA_ROOTS)
+#define MAX_ROOTS	(ECAM_MAX_WINDOWS + PCIE_MAX_EXTRA_ROOTS)
 
 /* ARI Capability register (PCIe r5.0 sec 7.8.7.2) */
 #define PCI_ARI_CAP		0x04
@@ -51,15 +53,15 @@
 
 struct scan {
 	struct pci_cfg *c;
-	const struct mcfg_region *r;
-	unsigned nr;
+	const struct ecam_window *win;
+	unsigned nwin;
 	struct pcie_topo *t;
 	/* per segment: seg_id[k] is the segment number of slot k */
-	uint16_t seg_id[MCFG_MAX_REGIONS];
+	uint16_t seg_id[ECAM_MAX_WINDOWS];
 	unsigned nseg;
-	uint8_t visited[MCFG_MAX_REGIONS][256 / 8];	/* scanned */
-	uint8_t claimed[MCFG_MAX_REGIONS][256 / 8];	/* behind a followed bridge */
-	int owner[MCFG_MAX_REGIONS][256];	/* fn index of the bridge, or OWNER_ROOT */
+	uint8_t visited[ECAM_MAX_WINDOWS][256 / 8];	/* scanned */
+	uint8_t claimed[ECAM_MAX_WINDOWS][256 / 8];	/* behind a followed bridge */
+	int owner[ECAM_MAX_WINDOWS][256];	/* fn index of the bridge, or OWNER_ROOT */
 	struct pci_addr root[MAX_ROOTS];
 	unsigned nroot;
 	/* ARI walk: the function being added is on an ARI bus; its Next
@@ -68,16 +70,10 @@ struct scan {
 	int ari_next;
 };
 
-static int region_index(const struct scan *s, uint16_t seg, uint8_t bus)
+/* Does an ECAM window decode seg:bus? */
+static bool decoded(const struct scan *s, uint16_t seg, uint8_t bus)
 {
-	for (unsigned i = 0; i < s->nr && i < MCFG_MAX_REGIONS; i++) {
-		const struct mcfg_region *r = &s->r[i];
-
-		if (!(r->flags & MCFG_F_UNUSABLE) && r->segment == seg &&
-		    bus >= r->start_bus && bus <= r->end_bus)
-			return (int)i;
-	}
-	return -1;
+	return ecam_window_find(s->win, s->nwin, seg, bus) != NULL;
 }
 
 /* the segment's slot in the per-segment bookkeeping, or -1 */
@@ -364,10 +360,10 @@ static bool bridge_window_ok(struct scan *s, struct pcie_fn *f, uint8_t bus,
 			 f->subordinate, bus, win_lo, win_hi);
 		return false;
 	}
-	/* every bus of the range decoded by some usable region of the
-	 * segment (adjacent regions together are fine) */
+	/* every bus of the range decoded by some window of the segment
+	 * (adjacent windows together are fine) */
 	for (unsigned n = f->secondary; n <= f->subordinate; n++) {
-		if (region_index(s, f->addr.seg, (uint8_t)n) >= 0)
+		if (decoded(s, f->addr.seg, (uint8_t)n))
 			continue;
 		f->flags |= FN_BUS_RANGE;
 		s->t->problems++;
@@ -450,7 +446,7 @@ static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 	int k = seg_slot(s, seg);
 	unsigned first, last;
 
-	if (k < 0 || region_index(s, seg, bus) < 0)
+	if (k < 0 || !decoded(s, seg, bus))
 		return;
 	set_bus_bit(s->visited[k], bus);
 	s->owner[k][bus] = parent >= 0 ? parent : OWNER_ROOT;
@@ -505,7 +501,7 @@ static void scan_root(struct scan *s, uint16_t seg, uint8_t bus, bool any_bus)
 {
 	int k = seg_slot(s, seg);
 
-	if (k < 0 || region_index(s, seg, bus) < 0) {
+	if (k < 0 || !decoded(s, seg, bus)) {
 		log_warn(-AE_RANGE, "root bus %04x:%02x is outside every MCFG region; skipped",
 			 seg, bus);
 		s->t->problems++;
@@ -530,7 +526,7 @@ static void add_root(struct scan *s, uint16_t seg, uint8_t bus)
 		if (s->root[i].seg == seg && s->root[i].bus == bus)
 			return;
 	if (s->nroot >= ARRAY_SIZE(s->root))
-		return;	/* cannot happen: room for every region and extra root */
+		return;	/* cannot happen: room for every window and extra root */
 	/* insertion sort by (segment, bus) */
 	for (i = s->nroot; i > 0; i--) {
 		const struct pci_addr *p = &s->root[i - 1];
@@ -590,25 +586,24 @@ static void read_ltr_paths(struct scan *s)
 	}
 }
 
-int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
-		   const struct pcie_scan_opts *opts, struct pcie_topo *t)
+int pcie_enumerate(struct pci_cfg *c, const struct ecam_window *win,
+		   unsigned nwin, const struct pcie_scan_opts *opts,
+		   struct pcie_topo *t)
 {
 	static struct scan s;	/* large (bitmaps); keep it off the stack */
 	unsigned nextra = 0;
 
 	mem_set(&s, 0, sizeof(s));
 	s.c = c;
-	s.r = r;
-	s.nr = nr < MCFG_MAX_REGIONS ? nr : MCFG_MAX_REGIONS;
+	s.win = win;
+	s.nwin = MIN(nwin, ECAM_MAX_WINDOWS);
 	s.t = t;
 	t->nfn = t->nlink = t->nroots = t->problems = 0;
 	t->truncated = false;
-	for (unsigned i = 0; i < s.nr; i++) {
-		if (r[i].flags & MCFG_F_UNUSABLE)
-			continue;
-		if (seg_slot(&s, r[i].segment) < 0)
-			s.seg_id[s.nseg++] = r[i].segment;
-		add_root(&s, r[i].segment, r[i].start_bus);
+	for (unsigned i = 0; i < s.nwin; i++) {
+		if (seg_slot(&s, win[i].segment) < 0)
+			s.seg_id[s.nseg++] = win[i].segment;
+		add_root(&s, win[i].segment, win[i].bus_start);
 	}
 	if (opts) {
 		nextra = opts->nextra_roots;
@@ -623,17 +618,14 @@ int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
 			add_root(&s, opts->extra_root[i].seg, opts->extra_root[i].bus);
 	}
 	/* per segment, ascending: bridges claim their buses before a
-	 * higher region start bus or extra root is taken as a root */
+	 * higher window start bus or extra root is taken as a root */
 	for (unsigned i = 0; i < s.nroot; i++)
 		scan_root(&s, s.root[i].seg, s.root[i].bus, false);
 	if (opts && opts->full_scan) {
 		/* every bus not reached through a bridge is a root */
-		for (unsigned i = 0; i < s.nr; i++) {
-			if (r[i].flags & MCFG_F_UNUSABLE)
-				continue;
-			for (unsigned bus = r[i].start_bus; bus <= r[i].end_bus; bus++)
-				scan_root(&s, r[i].segment, (uint8_t)bus, true);
-		}
+		for (unsigned i = 0; i < s.nwin; i++)
+			for (unsigned bus = win[i].bus_start; bus <= win[i].bus_end; bus++)
+				scan_root(&s, win[i].segment, (uint8_t)bus, true);
 	}
 	read_ltr_paths(&s);
 	pcie_build_links(t);

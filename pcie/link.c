@@ -22,6 +22,74 @@ static bool owns_link(const struct pcie_fn *f)
 	       f->pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE;
 }
 
+/* The functions on port i's secondary bus: how many, the first, and
+ * function 0 (or -1). */
+static int secondary_fns(const struct pcie_topo *t, unsigned i, int *first,
+			 int *f0)
+{
+	int n = 0;
+
+	*first = *f0 = -1;
+	for (unsigned j = i + 1; j < t->nfn; j++) {
+		if (t->fn[j].parent != (int)i)
+			continue;
+		if (*first < 0)
+			*first = (int)j;
+		n++;
+		if (*f0 < 0 && PCI_FUNC(t->fn[j].addr.devfn) == 0)
+			*f0 = (int)j;
+	}
+	return n;
+}
+
+/* parent, root and hops of link l (to be link[t->nlink]) below port p;
+ * false when Linux would give it no link state. */
+static bool link_chain(const struct pcie_topo *t, const struct pcie_fn *p,
+		       struct pcie_link *l)
+{
+	int usp, above;
+
+	l->parent = -1;
+	if (p->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+	    p->pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE || p->parent < 0) {
+		l->root = (int)t->nlink;
+		return true;
+	}
+	/* the switch's upstream port, then the port above it */
+	usp = p->parent;
+	above = usp >= 0 ? t->fn[usp].parent : -1;
+	if (above < 0) {
+		/*
+		 * The switch sits directly on a root bus (no Root Port: some
+		 * hosts omit them). Linux makes this link a root of its own
+		 * (alloc_pcie_link_state(): no pdev->bus->parent->self).
+		 */
+		l->root = (int)t->nlink;
+		return true;
+	}
+	if (t->fn[above].down_link < 0)
+		return false;	/* Linux: no parent link state, no link */
+	l->parent = t->fn[above].down_link;
+	l->root = t->link[l->parent].root;
+	l->hops = t->link[l->parent].hops + 1;
+	return true;
+}
+
+/* Does fn[c] start a bus whose upstream port gets a link? */
+static bool link_candidate(const struct pcie_topo *t, unsigned c)
+{
+	int pi = t->fn[c].parent;
+	const struct pcie_fn *p;
+
+	if (pi < 0 || (c > 0 && t->fn[c - 1].parent == pi))
+		return false;	/* not the first function of a bus */
+	p = &t->fn[pi];
+	if (!owns_link(p) || p->down_link >= 0)
+		return false;
+	/* VIA quirk in Linux: a Root Port below a bridge is skipped */
+	return !(p->pcie_type == PCI_EXP_TYPE_ROOT_PORT && p->parent >= 0);
+}
+
 int pcie_build_links(struct pcie_topo *t)
 {
 	t->nlink = 0;
@@ -36,29 +104,13 @@ int pcie_build_links(struct pcie_topo *t)
 	 * not the order of the ports. A parent link is still built first.
 	 */
 	for (unsigned c = 0; c < t->nfn; c++) {
-		int pi = t->fn[c].parent;
-		unsigned i = (unsigned)pi;
-		struct pcie_fn *p;
+		unsigned i = (unsigned)t->fn[c].parent;
 		struct pcie_link *l;
-		int first = -1, n = 0, f0 = -1;
+		int first, n, f0;
 
-		if (pi < 0 || (c > 0 && t->fn[c - 1].parent == pi))
-			continue;	/* not the first function of a bus */
-		p = &t->fn[i];
-		if (!owns_link(p) || p->down_link >= 0)
+		if (!link_candidate(t, c))
 			continue;
-		/* VIA quirk in Linux: a Root Port below a bridge is skipped */
-		if (p->pcie_type == PCI_EXP_TYPE_ROOT_PORT && p->parent >= 0)
-			continue;
-		for (unsigned j = i + 1; j < t->nfn; j++) {
-			if (t->fn[j].parent != (int)i)
-				continue;
-			if (first < 0)
-				first = (int)j;
-			n++;
-			if (f0 < 0 && PCI_FUNC(t->fn[j].addr.devfn) == 0)
-				f0 = (int)j;
-		}
+		n = secondary_fns(t, i, &first, &f0);
 		if (!n)
 			continue;	/* empty slot: no link */
 		if (t->nlink >= t->cap_link) {
@@ -74,33 +126,9 @@ int pcie_build_links(struct pcie_topo *t)
 		l->down = f0 >= 0 ? f0 : first;
 		l->down_first = first;
 		l->ndown = n;
-		l->parent = -1;
-		if (p->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
-		    p->pcie_type == PCI_EXP_TYPE_PCIE_BRIDGE || p->parent < 0) {
-			l->root = (int)t->nlink;
-		} else {
-			/* the switch's upstream port, then the port above it */
-			int usp = p->parent;
-			int above = usp >= 0 ? t->fn[usp].parent : -1;
-
-			if (above < 0) {
-				/*
-				 * The switch sits directly on a root bus (no
-				 * Root Port: some hosts omit them). Linux
-				 * makes this link a root of its own
-				 * (alloc_pcie_link_state(): no
-				 * pdev->bus->parent->self).
-				 */
-				l->root = (int)t->nlink;
-			} else if (t->fn[above].down_link < 0) {
-				continue;	/* Linux: no parent link state, no link */
-			} else {
-				l->parent = t->fn[above].down_link;
-				l->root = t->link[l->parent].root;
-				l->hops = t->link[l->parent].hops + 1;
-			}
-		}
-		p->down_link = (int)t->nlink;
+		if (!link_chain(t, &t->fn[i], l))
+			continue;
+		t->fn[i].down_link = (int)t->nlink;
 		for (int j = first; j < (int)t->nfn; j++)
 			if (t->fn[j].parent == (int)i)
 				t->fn[j].up_link = (int)t->nlink;

@@ -6,6 +6,11 @@
 
 #include "topo.h"
 
+/* Pair upstream ports with the functions on their secondary bus and build
+ * the parent/root chain (alloc_pcie_link_state()). Called by
+ * pcie_enumerate(); exposed for tests. */
+int pcie_build_links(struct pcie_topo *t);
+
 #define ASPM_NO_LIMIT	0xffffffffu
 
 /* Exit latencies from LNKCAP, acceptable latencies from DEVCAP, in ns. */

@@ -224,6 +224,130 @@ static uint32_t state_to_l1ss(uint8_t s)
 	return v;
 }
 
+/* One link being brought to a state: what config_link()'s steps share. */
+struct link_cfg {
+	struct aspm_plan *p;
+	struct pcie_topo *t;
+	const struct pcie_link *l;
+	int li, up;
+	enum aspm_step up_step, down_step;
+	uint16_t up_bits, dn_bits;	/* ASPM Control of each end */
+	uint32_t l1ss_target;		/* L1SS Control 1 enables */
+	bool l1ss_all;			/* every function's L1SS, not only fn 0 */
+	int rc;				/* the first error; later steps skip */
+};
+
+/* ASPM Control bits per end for state (PCIe r5.0 sec 7.5.3.7): L0s of
+ * the upstream direction is the downstream component's, and so on. */
+static void link_cfg_bits(struct link_cfg *c, uint8_t state)
+{
+	c->up_bits = c->dn_bits = 0;
+	if (state & ASPM_STATE_L0S_UP)
+		c->dn_bits |= PCI_EXP_LNKCTL_ASPM_L0S;
+	if (state & ASPM_STATE_L0S_DW)
+		c->up_bits |= PCI_EXP_LNKCTL_ASPM_L0S;
+	if (state & ASPM_STATE_L1) {
+		c->up_bits |= PCI_EXP_LNKCTL_ASPM_L1;
+		c->dn_bits |= PCI_EXP_LNKCTL_ASPM_L1;
+	}
+}
+
+/* Must any L1SS Control 1 change? Linux touches L1SS only where the link
+ * is L1SS capable, and then only on function 0 (pcie_config_aspm_l1ss());
+ * "clear" clears the enables of every function that has the capability. */
+static bool link_cfg_l1ss_change(const struct link_cfg *c)
+{
+	const struct pcie_topo *t = c->t;
+	const struct pcie_link *l = c->l;
+	bool change = false;
+
+	if (t->fn[c->up].l1ss &&
+	    (t->fn[c->up].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != c->l1ss_target)
+		change = true;
+	for_each_down(t, l, j)
+		if (L1SS_FN(l, j, c->l1ss_all) && t->fn[j].l1ss &&
+		    (t->fn[j].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != c->l1ss_target)
+			change = true;
+	if (!c->l1ss_all && !(l->aspm_capable & ASPM_STATE_L1SS))
+		change = false;
+	return change;
+}
+
+/* Is ASPM L1 enabled at either end now? */
+static bool link_l1_on(const struct pcie_topo *t, const struct pcie_link *l)
+{
+	bool on = t->fn[l->up].lnkctl & PCI_EXP_LNKCTL_ASPM_L1;
+
+	for_each_down(t, l, j)
+		if (t->fn[j].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
+			on = true;
+	return on;
+}
+
+/* Link Control bits of mask going down: downstream functions first, then
+ * the upstream port. */
+static void link_cfg_lnkctl_off(struct link_cfg *c, uint16_t mask,
+				uint16_t up_bits, uint16_t dn_bits)
+{
+	for_each_down(c->t, c->l, j)
+		c->rc = c->rc ?: set_lnkctl(c->p, c->t, j, c->li, c->down_step,
+					    mask, dn_bits);
+	c->rc = c->rc ?: set_lnkctl(c->p, c->t, c->up, c->li, c->up_step, mask,
+				    up_bits);
+}
+
+/* Enabling L1: upstream port first; parent-path writes during a teardown
+ * are labelled "teardown" whichever way they go. */
+static void link_cfg_lnkctl_on(struct link_cfg *c)
+{
+	enum aspm_step down = c->down_step == STEP_TEARDOWN ? STEP_TEARDOWN :
+			      STEP_ASPM_DOWN;
+
+	c->rc = c->rc ?: set_lnkctl(c->p, c->t, c->up, c->li, c->up_step,
+				    PCI_EXP_LNKCTL_ASPMC, c->up_bits);
+	for_each_down(c->t, c->l, j)
+		c->rc = c->rc ?: set_lnkctl(c->p, c->t, j, c->li, down,
+					    PCI_EXP_LNKCTL_ASPMC, c->dn_bits);
+}
+
+/* L1SS Control 1 of the downstream functions it covers, then the
+ * upstream port's, each keeping only the enables in keep. */
+static void link_cfg_l1ss_down_up(struct link_cfg *c, uint32_t keep)
+{
+	const struct pcie_topo *t = c->t;
+
+	for_each_down(t, c->l, j)
+		if (L1SS_FN(c->l, j, c->l1ss_all))
+			c->rc = c->rc ?: set_l1ss(c->p, c->t, j, c->li, STEP_L1SS,
+						  t->fn[j].l1ss_ctl1 & keep);
+	c->rc = c->rc ?: set_l1ss(c->p, c->t, c->up, c->li, STEP_L1SS,
+				  t->fn[c->up].l1ss_ctl1 & keep);
+}
+
+/* L1SS going to its target while L1 is off at both ends: a bit going off
+ * goes downstream first; a bit coming on goes upstream first. */
+static void link_cfg_l1ss_on(struct link_cfg *c)
+{
+	link_cfg_l1ss_down_up(c, c->l1ss_target & 0xf);
+	c->rc = c->rc ?: set_l1ss(c->p, c->t, c->up, c->li, STEP_L1SS,
+				  c->l1ss_target);
+	for_each_down(c->t, c->l, j)
+		if (L1SS_FN(c->l, j, c->l1ss_all))
+			c->rc = c->rc ?: set_l1ss(c->p, c->t, j, c->li, STEP_L1SS,
+						  c->l1ss_target);
+}
+
+/* L1SS enables off: downstream first, then the upstream port. */
+static void link_cfg_l1ss_off(struct link_cfg *c)
+{
+	for_each_down(c->t, c->l, j)
+		if (L1SS_FN(c->l, j, c->l1ss_all))
+			c->rc = c->rc ?: set_l1ss(c->p, c->t, j, c->li, STEP_L1SS,
+						  c->l1ss_target);
+	c->rc = c->rc ?: set_l1ss(c->p, c->t, c->up, c->li, STEP_L1SS,
+				  c->l1ss_target);
+}
+
 /*
  * Bring one link to ASPM state `state` (pcie_config_aspm_link()).
  * Order (PCIe r5.0 sec 5.5.4, 7.5.3.7; Linux aspm.c):
@@ -233,115 +357,54 @@ static uint32_t state_to_l1ss(uint8_t s)
  *  - disabling: downstream functions first, then the upstream port,
  *    then the L1SS control registers (downstream, then upstream);
  *  - enabling L1: L1SS first, then the upstream port, then downstream.
+ *
+ * A blacklisted link (non-PCIe function, pre-1.1 unless forced) has its
+ * ASPM cleared; its L1 PM Substates go too (cleared wherever ASPM is
+ * cleared), on every function that has them, once L1 is off at both ends
+ * (PCIe r5.0 sec 5.5.4). Linux 6.1 leaves them: aspm_capable is 0 there,
+ * so pcie_config_aspm_l1ss() is skipped (docs/policy.md).
  */
 static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		       uint8_t state, enum aspm_step down_step, unsigned how)
 {
-	struct pcie_link *l = &t->link[li];
-	int up = l->up;
-	uint16_t up_bits = 0, dn_bits = 0;
-	uint32_t l1ss_target = 0;
-	bool l1ss_change = false, l1_on = false;
-	bool clear = how & CFG_CLEAR;
-	/*
-	 * A blacklisted link (non-PCIe function, pre-1.1 unless forced) has
-	 * its ASPM cleared; its L1 PM Substates go too (the issue: cleared
-	 * wherever ASPM is cleared), on every function that has them, once
-	 * L1 is off at both ends (PCIe r5.0 sec 5.5.4). Linux 6.1 leaves
-	 * them: aspm_capable is 0 there, so pcie_config_aspm_l1ss() is
-	 * skipped (docs/policy.md).
-	 */
-	bool bl = l->aspm_disable == ASPM_STATE_ALL;
-	bool l1ss_all = clear || bl;
-	enum aspm_step up_step = down_step == STEP_TEARDOWN ? STEP_TEARDOWN : STEP_ASPM_UP;
-	int rc = 0;
+	const struct pcie_link *l = &t->link[li];
+	struct link_cfg c = {
+		.p = p, .t = t, .l = l, .li = li, .up = l->up,
+		.down_step = down_step,
+		.up_step = down_step == STEP_TEARDOWN ? STEP_TEARDOWN : STEP_ASPM_UP,
+		.l1ss_all = (how & CFG_CLEAR) || l->aspm_disable == ASPM_STATE_ALL,
+	};
+	bool l1ss_change;
 
 	if (!(state & ASPM_STATE_L1))
 		state &= (uint8_t)~ASPM_STATE_L1SS;
-	if (state & ASPM_STATE_L0S_UP)
-		dn_bits |= PCI_EXP_LNKCTL_ASPM_L0S;
-	if (state & ASPM_STATE_L0S_DW)
-		up_bits |= PCI_EXP_LNKCTL_ASPM_L0S;
-	if (state & ASPM_STATE_L1) {
-		up_bits |= PCI_EXP_LNKCTL_ASPM_L1;
-		dn_bits |= PCI_EXP_LNKCTL_ASPM_L1;
-	}
+	link_cfg_bits(&c, state);
 	/*
 	 * pcie_config_aspm_link(): nothing to do when the link is already
 	 * in the requested state (link->aspm_enabled, read from function 0
 	 * and the upstream port). Under keep that is the BIOS state, and the
 	 * bits the BIOS left on other functions stay, as in Linux. Every
 	 * other action looks at every register: all functions on the
-	 * downstream side end with the same value (the issue; Linux 6.1
-	 * compares only the link's aggregated state, docs/policy.md).
+	 * downstream side end with the same value (Linux 6.1 compares only
+	 * the link's aggregated state, docs/policy.md).
 	 */
 	if (!(how & (CFG_CLEAR | CFG_EVERY_FN)) && l->aspm_enabled == state)
 		return 0;
-	l1ss_target = state_to_l1ss(state);
-	/* Linux touches L1SS only where the link is L1SS capable, and then
-	 * only on function 0 (pcie_config_aspm_l1ss()); "clear" clears the
-	 * enables of every function that has the capability */
-	if (t->fn[up].l1ss && (t->fn[up].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
-		l1ss_change = true;
-	for_each_down(t, l, j)
-		if (L1SS_FN(l, j, l1ss_all) && t->fn[j].l1ss &&
-		    (t->fn[j].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK) != l1ss_target)
-			l1ss_change = true;
-	if (!l1ss_all && !(l->aspm_capable & ASPM_STATE_L1SS))
-		l1ss_change = false;
-	if (t->fn[up].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
-		l1_on = true;
-	for_each_down(t, l, j)
-		if (t->fn[j].lnkctl & PCI_EXP_LNKCTL_ASPM_L1)
-			l1_on = true;
-
+	c.l1ss_target = state_to_l1ss(state);
+	l1ss_change = link_cfg_l1ss_change(&c);
 	if (!(state & ASPM_STATE_L1)) {
 		/* disabling L1 (or it stays off): downstream first */
-		for_each_down(t, l, j)
-			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
-						   PCI_EXP_LNKCTL_ASPMC, dn_bits);
-		rc = rc ? rc : set_lnkctl(p, t, up, li, up_step,
-					   PCI_EXP_LNKCTL_ASPMC, up_bits);
-		if (l1ss_change) {
-			for_each_down(t, l, j)
-				if (L1SS_FN(l, j, l1ss_all))
-					rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
-								 l1ss_target);
-			rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
-		}
-		return rc;
+		link_cfg_lnkctl_off(&c, PCI_EXP_LNKCTL_ASPMC, c.up_bits, c.dn_bits);
+		if (l1ss_change)
+			link_cfg_l1ss_off(&c);
+		return c.rc;
 	}
-	if (l1ss_change && l1_on) {
-		for_each_down(t, l, j)
-			rc = rc ? rc : set_lnkctl(p, t, j, li, down_step,
-						   PCI_EXP_LNKCTL_ASPM_L1, 0);
-		rc = rc ? rc : set_lnkctl(p, t, up, li, up_step,
-					   PCI_EXP_LNKCTL_ASPM_L1, 0);
-	}
-	if (l1ss_change) {
-		/* disable before enable: a bit going off goes downstream
-		 * first; a bit coming on goes upstream first */
-		uint32_t keep_only = l1ss_target;
-
-		for_each_down(t, l, j)
-			if (L1SS_FN(l, j, l1ss_all))
-				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS,
-							 t->fn[j].l1ss_ctl1 & keep_only & 0xf);
-		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS,
-					 t->fn[up].l1ss_ctl1 & keep_only & 0xf);
-		rc = rc ? rc : set_l1ss(p, t, up, li, STEP_L1SS, l1ss_target);
-		for_each_down(t, l, j)
-			if (L1SS_FN(l, j, l1ss_all))
-				rc = rc ? rc : set_l1ss(p, t, j, li, STEP_L1SS, l1ss_target);
-	}
-	/* enabling L1: upstream port first; parent-path writes during a
-	 * teardown are labelled "teardown" whichever way they go */
-	rc = rc ? rc : set_lnkctl(p, t, up, li, up_step, PCI_EXP_LNKCTL_ASPMC, up_bits);
-	for_each_down(t, l, j)
-		rc = rc ? rc : set_lnkctl(p, t, j, li, down_step == STEP_TEARDOWN ?
-					   STEP_TEARDOWN : STEP_ASPM_DOWN,
-					   PCI_EXP_LNKCTL_ASPMC, dn_bits);
-	return rc;
+	if (l1ss_change && link_l1_on(t, l))
+		link_cfg_lnkctl_off(&c, PCI_EXP_LNKCTL_ASPM_L1, 0, 0);
+	if (l1ss_change)
+		link_cfg_l1ss_on(&c);
+	link_cfg_lnkctl_on(&c);
+	return c.rc;
 }
 
 static int config_clkpm(struct aspm_plan *p, struct pcie_topo *t, int li, bool on)

@@ -51,8 +51,15 @@ struct aspm_write {
 	uint32_t val;		/* value to write: (current & ~mask) | bits */
 	/* filled by apply */
 	uint32_t readback;
-	int8_t result;		/* 0 not done, 1 ok, -1 ignored, -2 error,
-				 * -3 timeout (retrain) */
+	int8_t result;		/* enum aspm_write_result */
+};
+/* What became of a planned write (struct aspm_write.result). */
+enum aspm_write_result {
+	ASPM_WRITE_NOT_DONE = 0,
+	ASPM_WRITE_OK = 1,
+	ASPM_WRITE_IGNORED = -1,	/* the owned bits read back otherwise */
+	ASPM_WRITE_ERROR = -2,		/* the access failed, or reads all-ones */
+	ASPM_WRITE_TIMEOUT = -3,	/* retrain: Link Training did not clear */
 };
 struct aspm_plan {
 	struct aspm_write *w;
@@ -115,19 +122,5 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
  * below it), as pcie_aspm_exit_link_state() does; appends writes. */
 int aspm_plan_remove(struct pcie_topo *t, enum aspm_action act, int fn,
 		     struct aspm_plan *p, struct out *records);
-
-/* Records (docs/records.md) */
-void aspm_state_str(uint8_t state, char *buf, size_t size);
-void aspm_print_decision(const struct out *o, const struct aspm_inputs *in,
-			 bool fadt_valid, enum aspm_action act);
-void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
-		     enum aspm_action act, const struct aspm_link_plan *lp);
-/* "aspm ccc" (when lp->ccc says so) and "aspm target" records */
-void aspm_print_ccc(const struct out *o, const struct pcie_topo *t, int li,
-		    const struct aspm_link_plan *lp);
-void aspm_print_targets(const struct out *o, const struct pcie_topo *t, int li);
-void aspm_print_write(const struct out *o, const struct pcie_topo *t,
-		      const struct aspm_write *w, bool applied);
-const char *aspm_step_name(enum aspm_step s);
 
 #endif

@@ -4,6 +4,7 @@
  * one fact per line in the stable format of docs/records.md.
  */
 #include "report.h"
+#include "enum.h"
 #include "link.h"
 #include "pci_regs.h"
 #include "../lib/util.h"
@@ -20,52 +21,6 @@ void format_ns(uint64_t ns, char *buf, size_t size)
 	else
 		fmt_snprintf(buf, size, "%llu.%03llums", (unsigned long long)(ns / 1000000),
 			     (unsigned long long)(ns / 1000 % 1000));
-}
-
-void report_acpi(const struct out *o, const struct acpi_info *info)
-{
-	out_printf(o, "ACPI: RSDP at 0x%llx revision %u OEM \"%s\", %s at 0x%llx (%u entries",
-		   (unsigned long long)info->rsdp.phys, info->rsdp.revision,
-		   info->rsdp.oem_id, info->use_xsdt ? "XSDT" : "RSDT",
-		   (unsigned long long)info->root_phys, info->root_entries);
-	if (info->bad_entries)
-		out_printf(o, ", %u invalid", info->bad_entries);
-	out_puts(o, ")\n");
-	if (!info->nfadt)
-		out_puts(o, "FADT: not found\n");
-	for (unsigned i = 0; i < info->nfadt; i++) {
-		const struct acpi_fadt_info *f = &info->fadt[i];
-
-		out_printf(o, "FADT: at 0x%llx revision %u.%u length %u",
-			   (unsigned long long)f->phys, f->revision,
-			   f->minor_revision, f->length);
-		if (!f->boot_arch_valid) {
-			out_puts(o, ": IAPC_BOOT_ARCH absent (FADT of 132 bytes or less); ASPM flag ignored\n");
-			continue;
-		}
-		out_printf(o, " IAPC_BOOT_ARCH 0x%04x\n", f->iapc_boot_arch);
-		for (unsigned bit = 0; bit < 6; bit++) {
-			const char *name = fadt_iapc_flag_name(bit);
-
-			out_printf(o, "  %-15s %s\n", name,
-				   (f->iapc_boot_arch & (1u << bit)) ? "yes" : "no");
-		}
-		out_printf(o, "  => PCIe ASPM Controls: %s\n",
-			   fadt_no_aspm(f) ? "ASPM NOT supported (bit 4 set)" :
-					     "ASPM allowed (bit 4 clear)");
-	}
-	out_printf(o, "MCFG: %u table(s), %u region(s)\n", info->nmcfg_tables,
-		   info->nregions);
-	for (unsigned i = 0; i < info->nregions; i++) {
-		const struct mcfg_region *r = &info->region[i];
-
-		out_printf(o, "  segment %04x buses %02x-%02x at 0x%llx%s%s%s\n",
-			   r->segment, r->start_bus, r->end_bus,
-			   (unsigned long long)r->base,
-			   (r->flags & MCFG_F_REVERSED) ? " REVERSED(unused)" : "",
-			   (r->flags & MCFG_F_ZERO_BASE) ? " ZERO-BASE(unused)" : "",
-			   (r->flags & MCFG_F_OVERLAP) ? " OVERLAPS(unused)" : "");
-	}
 }
 
 static void print_subtree(const struct out *o, const struct pcie_topo *t, int parent,
@@ -376,13 +331,13 @@ void aspm_print_write(const struct out *o, const struct pcie_topo *t,
 		   digits, w->old, digits, w->val, aspm_step_name(w->step));
 	if (!applied)
 		out_puts(o, " planned\n");
-	else if (w->result == 1)
+	else if (w->result == ASPM_WRITE_OK)
 		out_printf(o, " readback=0x%0*x ok\n", digits, w->readback);
-	else if (w->result == -1)
+	else if (w->result == ASPM_WRITE_IGNORED)
 		out_printf(o, " readback=0x%0*x ignored\n", digits, w->readback);
-	else if (w->result == -3)
+	else if (w->result == ASPM_WRITE_TIMEOUT)
 		out_printf(o, " readback=0x%0*x timeout\n", digits, w->readback);
-	else if (w->result == 0)
+	else if (w->result == ASPM_WRITE_NOT_DONE)
 		out_puts(o, " readback=- not-done\n");
 	else
 		out_puts(o, " readback=- error\n");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "run.h"
+#include "enum.h"
 #include "link.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -15,7 +16,7 @@ static void note_ccc(struct aspm_run *r, unsigned from, bool write)
 		if (!write)
 			r->lp[w->link].ccc = ASPM_CCC_PENDING;
 		else
-			r->lp[w->link].ccc = w->result == -3 ? ASPM_CCC_TIMEOUT :
+			r->lp[w->link].ccc = w->result == ASPM_WRITE_TIMEOUT ? ASPM_CCC_TIMEOUT :
 							      ASPM_CCC_DONE;
 	}
 }

@@ -10,6 +10,9 @@
  * fn[], buses are visited in the order firmware's bridges lead to them
  * (pre-order, like Linux's pci_scan_child_bus), so link[] is in the order
  * Linux initialises link state.
+ *
+ * Types only: pcie/enum.c fills them (enum.h), pcie/link.c pairs the links
+ * (link.h), pcie/caps.c walks capabilities (caps.h).
  */
 #ifndef ASPMCTL_PCIE_TOPO_H
 #define ASPMCTL_PCIE_TOPO_H
@@ -17,7 +20,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "cfg.h"
-#include "../acpi/acpi.h"
 
 /* ASPM states, Linux's encoding (not register bits) */
 #define ASPM_STATE_L0S_UP	0x01	/* upstream direction: set in the downstream component */
@@ -111,44 +113,5 @@ struct pcie_topo {
 	unsigned problems;	/* anomalies logged during enumeration */
 	bool truncated;		/* ran out of fn[] or link[] room */
 };
-
-/* extra root buses: servers have many root bridges and segments */
-#define PCIE_MAX_EXTRA_ROOTS	64
-
-struct pcie_scan_opts {
-	bool full_scan;		/* probe every bus of every MCFG region */
-	/* extra root buses (e.g. from configuration; pxb-pcie on QEMU);
-	 * more than PCIE_MAX_EXTRA_ROOTS are reported and ignored */
-	unsigned nextra_roots;
-	struct pci_addr extra_root[PCIE_MAX_EXTRA_ROOTS];	/* devfn ignored */
-};
-
-/* Enumerate every usable MCFG region: root buses = the regions' start
- * buses plus extra roots, per segment in ascending order, following
- * firmware-programmed bridges. */
-int pcie_enumerate(struct pci_cfg *c, const struct mcfg_region *r, unsigned nr,
-		   const struct pcie_scan_opts *opts, struct pcie_topo *t);
-
-/* Pair upstream ports with the functions on their secondary bus and build
- * the parent/root chain (alloc_pcie_link_state()). Called by
- * pcie_enumerate(); exposed for tests. */
-int pcie_build_links(struct pcie_topo *t);
-
-/* Find a function by address, or -1. */
-int pcie_find_fn(const struct pcie_topo *t, struct pci_addr a);
-
-/* "root-port", "endpoint", ... or "pci" for conventional functions. */
-const char *pcie_type_name(const struct pcie_fn *f);
-
-/* Capability walks (bounded; -AE_LOOP when a list loops or points into
- * the header, -AE_NOENT when absent). */
-int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos);
-int pci_find_cap_hdr(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos,
-		     uint32_t *hdr);
-int pci_find_ext_cap(struct pci_cfg *c, struct pci_addr a, uint16_t id,
-		     uint16_t *pos);
-/* One walk for several IDs: pos[i] = offset or 0; -AE_NOENT if none. */
-int pci_find_ext_caps(struct pci_cfg *c, struct pci_addr a, const uint16_t *ids,
-		      uint16_t *pos, unsigned n);
 
 #endif

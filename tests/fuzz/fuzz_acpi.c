@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../acpi/acpi.h"
-#include "../../pcie/report.h"
+#include "../../acpi/report.h"
 #include "../../lib/log.h"
 #include "fuzz_check.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the whole app on a machine described by the input.
- * app_main() (efi/boot.c, the run sequence aspmctl.efi runs) is called
+ * app_main() (app/app.c, the run sequence aspmctl.efi runs) is called
  * with arguments built from the input and fake firmware services: ACPI
  * tables (RSDP, XSDT, FADT, one or two MCFGs) in a memory image, config
  * space on the simulator reached over ECAM at the addresses of the MCFG
@@ -56,9 +56,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/acpi_build.h"
+#include "../lib/fake_boot.h"
 #include "../sim/build.h"
 #include "../../acpi/acpi.h"
-#include "../../efi/boot.h"
 #include "../../pcie/dump.h"
 #include "../../lib/err.h"
 #include "../../lib/log.h"
@@ -117,23 +118,23 @@ struct hw {
 	unsigned nown;
 };
 
-/* The first usable region whose window holds [phys, phys + width): the
- * regions discovery kept, as the app's ECAM backend has them. An access
- * anywhere else is a finding. */
+/* The first ECAM window that holds [phys, phys + width): the MCFG regions
+ * discovery kept, as the app's ECAM backend has them. An access anywhere
+ * else is a finding. */
 static void hw_decode(const struct hw *h, uint64_t phys, unsigned width,
 		      struct pci_addr *a, uint16_t *off)
 {
 	const struct ecam *e = &h->app->ecam;
 
-	for (unsigned i = 0; i < e->nregion; i++) {
-		const struct mcfg_region *r = &e->region[i];
+	for (unsigned i = 0; i < e->nwin; i++) {
+		const struct ecam_window *r = &e->win[i];
 		uint64_t rel;
 
-		if ((r->flags & MCFG_F_UNUSABLE) || phys < r->base)
+		if (phys < r->base)
 			continue;
 		rel = phys - r->base;
-		if (rel < (uint64_t)r->start_bus << 20 ||
-		    rel + width > ((uint64_t)r->end_bus + 1) << 20)
+		if (rel < (uint64_t)r->bus_start << 20 ||
+		    rel + width > ((uint64_t)r->bus_end + 1) << 20)
 			continue;
 		CHECK(!(rel & (width - 1)));
 		a->seg = r->segment;
@@ -395,38 +396,6 @@ static void *img_map(void *ctx, uint64_t phys, size_t len)
 	return m->p + (phys - ACPI_BASE);
 }
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)v);
-	put16(p + 2, (uint16_t)(v >> 16));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static void table(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
-{
-	memcpy(t, sig, 4);
-	put32(t + 4, len);
-	t[8] = rev;
-	memcpy(t + 10, "ASPMFZ", 6);
-}
-
-static void table_sum(uint8_t *t)
-{
-	t[9] = 0;
-	t[9] = (uint8_t)(0 - acpi_checksum(t, le32(t + 4)));
-}
-
 /*
  * 0: zero base (unusable); 0xf0..0xff: so close to the top of the address
  * space that high buses wrap (ecam_address() refuses them); else 256 MiB
@@ -446,134 +415,34 @@ static void build_acpi(struct img *m, const uint8_t *h)
 	static const uint32_t fadt_len[4] = { 244, 132, 0, 276 };
 	uint32_t flen = fadt_len[(h[1] >> 4) & 3];
 	unsigned nreg = 1 + (h[4] & 3) % NREGION, n1 = (h[1] & 0x08) ? 1 : nreg;
-	uint8_t *rsdp = m->p + RSDP_OFF, *x = m->p + XSDT_OFF;
-	uint8_t *mc = m->p + MCFG_OFF, *mc2 = m->p + MCFG2_OFF;
+	struct test_mcfg_ent e[NREGION];
+	uint64_t root[3];
 	unsigned nent = 0;
 
 	memset(m->p, 0, sizeof(m->p));
 	if (flen) {
-		uint8_t *f = m->p + FADT_OFF;
-
-		table(f, "FACP", flen, flen >= 244 ? 6 : 2);
-		put16(f + FADT_IAPC_BOOT_ARCH_OFF, h[2]);
-		table_sum(f);
-		put64(x + ACPI_HDR_LEN + 8 * nent++, ACPI_BASE + FADT_OFF);
-	}
-	table(mc, "MCFG", MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * n1, 1);
-	if (n1 < nreg) {
-		table(mc2, "MCFG", MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * (nreg - n1), 1);
-		put64(x + ACPI_HDR_LEN + 8 * nent++, ACPI_BASE + MCFG2_OFF);
+		fadt_build(m->p + FADT_OFF, flen, flen >= 244 ? 6 : 2, 0, h[2]);
+		root[nent++] = ACPI_BASE + FADT_OFF;
 	}
 	for (unsigned i = 0; i < nreg; i++) {
 		const uint8_t *g = h + 5 + 4 * i;
-		uint8_t *e = i < n1 ? mc + MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * i :
-				      mc2 + MCFG_ENTRIES_OFF + MCFG_ENTRY_LEN * (i - n1);
 
-		put64(e, region_base(g[0], g[1] >> 1));
-		put16(e + 8, g[1] & 1);
-		e[10] = g[2];
-		e[11] = g[3];
+		e[i] = (struct test_mcfg_ent){ .base = region_base(g[0], g[1] >> 1),
+			.segment = g[1] & 1, .start_bus = g[2], .end_bus = g[3] };
 	}
-	table_sum(mc);
-	if (n1 < nreg)
-		table_sum(mc2);
-	put64(x + ACPI_HDR_LEN + 8 * nent++, ACPI_BASE + MCFG_OFF);
-	table(x, "XSDT", ACPI_HDR_LEN + 8 * nent, 1);
-	table_sum(x);
-	memcpy(rsdp, "RSD PTR ", 8);
-	memcpy(rsdp + 9, "ASPMFZ", 6);
-	rsdp[15] = 2;
-	put32(rsdp + 20, ACPI_RSDP_V2_LEN);
-	put64(rsdp + 24, ACPI_BASE + XSDT_OFF);
-	rsdp[8] = (uint8_t)(0 - acpi_checksum(rsdp, ACPI_RSDP_V1_LEN));
-	rsdp[32] = (uint8_t)(0 - acpi_checksum(rsdp, ACPI_RSDP_V2_LEN));
+	mcfg_build(m->p + MCFG_OFF, e, n1);
+	if (n1 < nreg) {
+		mcfg_build(m->p + MCFG2_OFF, e + n1, nreg - n1);
+		root[nent++] = ACPI_BASE + MCFG2_OFF;
+	}
+	root[nent++] = ACPI_BASE + MCFG_OFF;
+	root_build(m->p + XSDT_OFF, true, root, nent);
+	rsdp_build(m->p + RSDP_OFF, 2, 0, ACPI_BASE + XSDT_OFF);
 }
 
 /* ------------------------------------------------------------ services */
 
-struct fw {
-	struct img acpi;
-	bool no_rsdp, write_fails, chainload_fails;
-	unsigned nroots;
-	struct pci_addr roots[NROOT];
-	uint64_t t, delays, delay_bound;
-	unsigned files, publishes, chainloads;
-};
-
-static int fw_find_rsdp(void *ctx, uint64_t *phys)
-{
-	struct fw *w = ctx;
-
-	*phys = ACPI_BASE + RSDP_OFF;
-	return w->no_rsdp ? -AE_NOENT : 0;
-}
-
-static void fw_mem_open(void *ctx, struct acpi_mem *mem)
-{
-	struct fw *w = ctx;
-
-	mem->map = img_map;
-	mem->ctx = &w->acpi;
-}
-
-static void fw_mem_close(void *ctx)
-{
-	(void)ctx;
-}
-
-static unsigned fw_root_buses(void *ctx, struct pci_addr *roots, unsigned max)
-{
-	struct fw *w = ctx;
-	unsigned n = w->nroots < max ? w->nroots : max;
-
-	memcpy(roots, w->roots, n * sizeof(*roots));
-	return n;
-}
-
-static int fw_write_file(void *ctx, const char *path, const void *data, size_t len)
-{
-	struct fw *w = ctx;
-
-	CHECK(path && path[0] == '\\' && (data || !len));
-	w->files++;
-	return w->write_fails ? -AE_IO : 0;
-}
-
-static int fw_publish(void *ctx, const char *summary)
-{
-	struct fw *w = ctx;
-
-	CHECK(strnlen(summary, 256) < 256);
-	w->publishes++;
-	return 0;
-}
-
-static int fw_chainload(void *ctx, const char *path, const char *options,
-			const struct out *o)
-{
-	struct fw *w = ctx;
-
-	(void)options;
-	(void)o;
-	CHECK(path && path[0] == '\\');
-	w->chainloads++;
-	return w->chainload_fails ? -AE_NOENT : 0;
-}
-
-static uint64_t fw_time_ns(void *ctx)
-{
-	struct fw *w = ctx;
-
-	return w->t += 1000;
-}
-
-static void fw_delay_us(void *ctx, unsigned us)
-{
-	struct fw *w = ctx;
-
-	(void)us;
-	CHECK(++w->delays <= w->delay_bound);
-}
+static struct img acpi_img;
 
 /* ------------------------------------------------------------ the run */
 
@@ -603,7 +472,7 @@ static void check_topo(const struct pcie_topo *t, const struct ecam *e)
 	for (unsigned i = 0; i < t->nfn; i++) {
 		const struct pcie_fn *f = &t->fn[i];
 
-		CHECK(ecam_region(e, f->addr.seg, f->addr.bus));
+		CHECK(ecam_window_find(e->win, e->nwin, f->addr.seg, f->addr.bus));
 		CHECK(f->parent < (int)i);
 		CHECK(f->up_link < (int)t->nlink && f->down_link < (int)t->nlink);
 	}
@@ -642,7 +511,7 @@ static void arg(struct args *g, const char *fmt, ...)
 	g->used += (size_t)n + 1;
 }
 
-static void build_args(struct args *g, struct fw *w, const uint8_t *hd,
+static void build_args(struct args *g, struct fake_fw *w, const uint8_t *hd,
 		       const uint8_t *recs, unsigned nrec)
 {
 	static const char *const cmds[8] = {
@@ -734,23 +603,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct aspm_link_plan lp[MAX_LINK];
 	static char text[1 << 16], file[FILE_MAX], dump[DUMP_MAX];
 	static struct app a;
-	static struct fw w;
+	static struct fake_fw w;
 	static struct hw h;
 	static struct args g;
-	const struct boot_ops ops = {
-		.ctx = &w,
-		.find_rsdp = fw_find_rsdp,
-		.mem_open = fw_mem_open,
-		.mem_close = fw_mem_close,
-		.mmio = &hw_mmio_ops,
-		.mmio_ctx = &h,
-		.root_buses = fw_root_buses,
-		.write_file = fw_write_file,
-		.publish = fw_publish,
-		.chainload = fw_chainload,
-		.time_ns = fw_time_ns,
-		.delay_us = fw_delay_us,
-	};
 	const uint8_t *hd = data, *recs = data + HDR;
 	struct app_args in = { 0 };
 	struct out_buf ob;
@@ -763,11 +618,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	nrec = (unsigned)((size - HDR) / REC);
 
-	memset(&w, 0, sizeof(w));
-	build_acpi(&w.acpi, hd);
-	w.no_rsdp = hd[4] & 0x80;
-	w.write_fails = hd[4] & 0x10;
-	w.chainload_fails = hd[4] & 0x08;
+	fake_fw_init(&w, &hw_mmio_ops, &h);
+	build_acpi(&acpi_img, hd);
+	w.mem = (struct acpi_mem){ .map = img_map, .ctx = &acpi_img };
+	w.rsdp = (hd[4] & 0x80) ? 0 : ACPI_BASE + RSDP_OFF;
+	w.write_rc = (hd[4] & 0x10) ? -AE_IO : 0;
+	w.chain_rc = (hd[4] & 0x08) ? -AE_NOENT : 0;
 	w.delay_bound = (uint64_t)MAX_LINK * 2 * ASPM_RETRAIN_POLLS;
 	memset(&h, 0, sizeof(h));
 	h.s = sim_reset();
@@ -785,7 +641,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out_buf_init(&o, &ob, text, sizeof(text));
 	console = &ob;
 	memset(&a, 0, sizeof(a));
-	a.ops = &ops;
+	a.ops = &w.ops;
 	a.console = &o;
 	a.fn = fns;
 	a.cap_fn = MAX_FN;
@@ -814,9 +670,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(a.r.plan.n <= MAX_WRITES);
 	/* boot mode fails open: whatever happened, the summary is published
 	 * and the next loader started */
-	CHECK(w.publishes == boot);
-	CHECK(w.chainloads == (boot && (hd[4] & 0x04)));
-	CHECK(a.chainloaded == (boot && (hd[4] & 0x04) && !w.chainload_fails));
+	CHECK(w.npublish == boot && w.published_len < sizeof(w.published));
+	CHECK(w.nchain == (boot && (hd[4] & 0x04)));
+	CHECK(!w.nchain || w.next[0] == '\\');
+	CHECK(a.chainloaded == (boot && (hd[4] & 0x04) && !w.chain_rc));
+	CHECK(!w.files_lost);
+	for (unsigned i = 0; i < w.nfile; i++)
+		CHECK(w.file[i].path[0] == '\\');
 	show(&ob, &g);
 	return 0;
 }

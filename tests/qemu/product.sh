@@ -453,12 +453,12 @@ td = [l for l in sl('remove') if l.startswith('aspm teardown ')]
 say(len(td) == 1 and 'dev=0000:04:00.0' in td[0] and 'written=0' in td[0],
     'shell: remove 0000:04:00.0 (no --apply) predicts the teardown: ' + (td[0] if td else 'no record'))
 help_text = '\n'.join(sl('help'))
-src = read(os.path.join(root, 'efi', 'cli.c')) or ''
+src = read(os.path.join(root, 'app', 'cli.c')) or ''
 cmds = re.findall(r'\{ "([a-z]+)", CLI_', src)
-opts = sorted(set(re.findall(r'str_cmp\(a, "(--?[a-z-]+)"\)', src)))
+opts = sorted(set(w for row in re.findall(r'^\t\{ "(--?[a-z-]+)", (?:"(--?[a-z-]+)"|NULL), (?:true|false)', src, re.M) for w in row if w))
 missing = [w for w in cmds + opts if not re.search(r'(^|[\s,|])' + re.escape(w) + r'($|[\s,|])', help_text)]
 say(cmds and opts and not missing,
-    f'shell: -h lists all {len(cmds)} commands and {len(opts)} options of efi/cli.c'
+    f'shell: -h lists all {len(cmds)} commands and {len(opts)} options of app/cli.c'
     + (f'; missing: {" ".join(missing)}' if missing else ''))
 wide = [l for l in sl('help') if len(l) > 80]
 say(sl('help') and not wide, 'shell: -h fits 80 columns' + (f'; {len(wide)} wider lines' if wide else ''))

@@ -6,14 +6,16 @@
 #include <stdlib.h>
 #include "common.h"
 #include "../sim/build.h"
-#include "../../pcie/topo.h"
+#include "../../pcie/caps.h"
+#include "../../pcie/enum.h"
+#include "../../pcie/link.h"
 #include "../../lib/err.h"
 
 struct fx {
 	struct sim *sim;
 	struct pci_cfg cfg;
-	struct mcfg_region region[2];
-	unsigned nregion;
+	struct ecam_window win[2];
+	unsigned nwin;
 	struct pcie_fn fn[512];
 	struct pcie_link link[256];
 	struct pcie_topo topo;
@@ -25,9 +27,9 @@ static inline struct fx *fx_new(void)
 
 	f->sim = sim_new();
 	pci_cfg_init(&f->cfg, &sim_cfg_ops, f->sim);
-	f->region[0] = (struct mcfg_region){ .base = 0xb0000000, .segment = 0,
-					     .start_bus = 0, .end_bus = 0xff };
-	f->nregion = 1;
+	f->win[0] = (struct ecam_window){ .base = 0xb0000000, .segment = 0,
+					  .bus_start = 0, .bus_end = 0xff };
+	f->nwin = 1;
 	f->topo.fn = f->fn;
 	f->topo.cap_fn = 512;
 	f->topo.link = f->link;
@@ -44,7 +46,7 @@ static inline void fx_free(struct fx *f)
 
 static inline int fx_enum(struct fx *f)
 {
-	return pcie_enumerate(&f->cfg, f->region, f->nregion, NULL, &f->topo);
+	return pcie_enumerate(&f->cfg, f->win, f->nwin, NULL, &f->topo);
 }
 
 static inline struct pci_addr A(uint8_t bus, uint8_t dev, uint8_t fn)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The hostile config-space machines of issue 8, shared by
+ * The hostile config-space machines (README "What aspmctl guarantees
+ * when firmware is broken"), shared by
  * tests/unit/test_hostile.c (the pipeline on the simulator) and
  * tests/unit/test_boot.c (the app's boot mode over ECAM). Each case has
  * one healthy link (BIOS enabled L1 on 00:01.0 <-> 01:00.0) plus one

@@ -2,7 +2,7 @@
 /*
  * Unit tests for acpi/: RSDP, XSDT/RSDT, FADT, MCFG parsing and FADT
  * patching, against tables laid out byte by byte in a fake physical
- * memory (tests/unit/acpi_tables.h). Each test checks the exact return
+ * memory (tests/lib/acpi_build.h). Each test checks the exact return
  * code and the message that was logged, captured through log_set_sink().
  */
 #include <setjmp.h>
@@ -19,7 +19,7 @@
 #include "lib/fmt.h"
 #include "lib/log.h"
 #include "lib/util.h"
-#include "acpi_tables.h"
+#include "tests/lib/acpi_build.h"
 
 #define LOW_BASE	0x7fe00000ull		/* below 4 GiB: RSDT-reachable */
 #define HIGH_BASE	0x123400000ull		/* above 4 GiB: XSDT only */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The app's run sequence (efi/boot.c) on a fake machine: ACPI tables as
- * bytes in a fake physical memory (acpi_tables.h), config space on the
+ * The app's run sequence (app/app.c) on a fake machine: ACPI tables as
+ * bytes in a fake physical memory (tests/lib/acpi_build.h), config space on the
  * simulator reached over ECAM, and fake firmware services that record
  * the files written, the published summary and the chainload. Every
- * hostile case of issue 8 runs in boot mode, the way a boot entry runs
+ * hostile case (hostile_machines.h) runs in boot mode, the way a boot entry runs
  * aspmctl.efi; for each: the exact lines the user sees, the config
  * writes (none, or only the healthy link's and never a broken
  * function's), that the run returned, that the next loader was started
@@ -12,9 +12,9 @@
  * published and recorded in boot.txt.
  */
 #include "policy_fixture.h"
-#include "acpi_tables.h"
+#include "../lib/acpi_build.h"
 #include "hostile_machines.h"
-#include "../../efi/boot.h"
+#include "../lib/fake_boot.h"
 
 #define MEM_BASE	0x7f000000ull
 #define MEM_SIZE	(64 * 1024)
@@ -23,7 +23,6 @@
 #define NEXT_OPTS	"initrd=\\initrd.img root=/dev/sda1 quiet"
 #define RESULTS		"\\EFI\\aspmctl\\results"
 #define CONSOLE_SIZE	(256 * 1024)
-#define MAX_FILES	8
 
 /* the configuration of the boot entry: clear ASPM when the FADT says so */
 static const char conf_boot[] =
@@ -36,100 +35,14 @@ static const char conf_boot[] =
 struct bfx {
 	struct fake_mem mem;
 	struct sim *sim;
-	uint64_t rsdp;
-	/* what the app did through the ops */
-	struct {
-		char path[160];
-		char *data;
-		size_t len;
-	} file[MAX_FILES];
-	unsigned nfile;
-	char published[256];
-	unsigned npublish;
-	char next[160], next_opts[1024];
-	unsigned nchain;
-	int chain_rc;
-	int write_rc;
-	uint64_t t;
+	struct fake_fw fw;	/* firmware services and what the app did */
 	/* console */
 	char *text;
 	struct out_buf ob;
 	struct out console;
 	struct app app;
-	struct boot_ops ops;
 	char *argv_store;
 };
-
-static int op_find_rsdp(void *ctx, uint64_t *phys)
-{
-	struct bfx *b = ctx;
-
-	*phys = b->rsdp;
-	return b->rsdp ? 0 : -AE_NOENT;
-}
-
-static void op_mem_open(void *ctx, struct acpi_mem *mem)
-{
-	struct bfx *b = ctx;
-
-	*mem = fake_acpi_mem(&b->mem);
-}
-
-static void op_mem_close(void *ctx)
-{
-	(void)ctx;
-}
-
-static int op_write_file(void *ctx, const char *path, const void *data, size_t len)
-{
-	struct bfx *b = ctx;
-	unsigned i;
-
-	if (b->write_rc)
-		return log_error(b->write_rc, "%s: cannot create", path);
-	for (i = 0; i < b->nfile; i++)
-		if (!strcmp(b->file[i].path, path))
-			break;
-	if (i == MAX_FILES)
-		fail_msg("more than %d files", MAX_FILES);
-	if (i == b->nfile)
-		b->nfile++;
-	snprintf(b->file[i].path, sizeof(b->file[i].path), "%s", path);
-	free(b->file[i].data);
-	b->file[i].data = malloc(len + 1);
-	memcpy(b->file[i].data, data, len);
-	b->file[i].data[len] = '\0';
-	b->file[i].len = len;
-	return 0;
-}
-
-static int op_publish(void *ctx, const char *s)
-{
-	struct bfx *b = ctx;
-
-	snprintf(b->published, sizeof(b->published), "%s", s);
-	b->npublish++;
-	return 0;
-}
-
-static int op_chainload(void *ctx, const char *path, const char *opts,
-			const struct out *o)
-{
-	struct bfx *b = ctx;
-
-	snprintf(b->next, sizeof(b->next), "%s", path);
-	snprintf(b->next_opts, sizeof(b->next_opts), "%s", opts ? opts : "");
-	b->nchain++;
-	out_printf(o, "fake: started %s\n", path);
-	return b->chain_rc;
-}
-
-static uint64_t op_time(void *ctx)
-{
-	struct bfx *b = ctx;
-
-	return b->t += 1000;	/* 1 us per look at the clock */
-}
 
 static struct bfx *bfx_new(void)
 {
@@ -144,13 +57,9 @@ static struct bfx *bfx_new(void)
 	b->text = calloc(1, CONSOLE_SIZE);
 	out_buf_init(&b->console, &b->ob, b->text, CONSOLE_SIZE);
 	log_set_sink(&b->console, LOG_WARN);
-	b->ops = (struct boot_ops){
-		.ctx = b, .find_rsdp = op_find_rsdp, .mem_open = op_mem_open,
-		.mem_close = op_mem_close, .mmio = &sim_mmio_ops, .mmio_ctx = b->sim,
-		.write_file = op_write_file, .publish = op_publish,
-		.chainload = op_chainload, .time_ns = op_time,
-	};
-	a->ops = &b->ops;
+	fake_fw_init(&b->fw, &sim_mmio_ops, b->sim);
+	b->fw.mem = fake_acpi_mem(&b->mem);
+	a->ops = &b->fw.ops;
 	a->console = &b->console;
 	a->cap_fn = 256;
 	a->cap_link = 128;
@@ -170,8 +79,8 @@ static void bfx_free(struct bfx *b)
 {
 	fake_mem_free(&b->mem);
 	sim_free(b->sim);
-	for (unsigned i = 0; i < b->nfile; i++)
-		free(b->file[i].data);
+	assert_int_equal(b->fw.files_lost, 0);
+	fake_fw_free(&b->fw);
 	free(b->app.fn);
 	free(b->app.link);
 	free(b->app.w);
@@ -203,10 +112,9 @@ static int bfx_run(struct bfx *b, bool shell, const char *cmdline,
 
 static const char *bfx_file(struct bfx *b, const char *path)
 {
-	for (unsigned i = 0; i < b->nfile; i++)
-		if (!strcmp(b->file[i].path, path))
-			return b->file[i].data;
-	return NULL;
+	const struct fake_file *f = fake_fw_file(&b->fw, path);
+
+	return f ? f->data : NULL;
 }
 
 static bool line_matches(const char *got, const char *exp);
@@ -279,11 +187,11 @@ static void check_booted(struct bfx *b, int rc, const char *summary, bool dumps)
 	const char *bt = bfx_file(b, RESULTS "\\boot.txt");
 
 	assert_int_equal(rc, 0);
-	assert_int_equal(b->nchain, 1);
-	assert_string_equal(b->next, NEXT);
-	assert_string_equal(b->next_opts, NEXT_OPTS);
-	assert_int_equal(b->npublish, 1);
-	assert_string_equal(b->published, summary);
+	assert_int_equal(b->fw.nchain, 1);
+	assert_string_equal(b->fw.next, NEXT);
+	assert_string_equal(b->fw.next_opts, NEXT_OPTS);
+	assert_int_equal(b->fw.npublish, 1);
+	assert_string_equal(b->fw.published, summary);
 	assert_true(b->app.chainloaded);
 	snprintf(line, sizeof(line), "aspm summary %s", summary);
 	assert_has_line(b->text, line);
@@ -306,7 +214,7 @@ static void check_booted(struct bfx *b, int rc, const char *summary, bool dumps)
 
 		assert_non_null(before);
 		assert_non_null(after);
-		assert_int_equal(b->nfile, 3);
+		assert_int_equal(b->fw.nfile, 3);
 		/* the dumps show what changed, and only that */
 		assert_int_equal(strlen(before), strlen(after));
 		assert_int_equal(!strcmp(before, after), b->sim->nlog == 0);
@@ -318,7 +226,7 @@ static void check_booted(struct bfx *b, int rc, const char *summary, bool dumps)
 		assert_true(has_line_fmt(b->text, l2));
 	} else {
 		assert_null(bfx_file(b, RESULTS "\\config-before.txt"));
-		assert_int_equal(b->nfile, 1);
+		assert_int_equal(b->fw.nfile, 1);
 	}
 }
 
@@ -613,7 +521,7 @@ static void test_acpi_case(void **state)
 	int rc;
 
 	healthy(b->sim);
-	b->rsdp = c->build(&b->mem);
+	b->fw.rsdp = c->build(&b->mem);
 	rc = bfx_run(b, false, "", conf_boot, 0);
 	check_console_fmt(b, c->lines, __FILE__, __LINE__);
 	check_writes(b, c->writes);
@@ -663,7 +571,7 @@ static void test_config_case(void **state)
 	assert_string_equal(config_lines[idx][0], h->name);
 	healthy(s);
 	h->build(s);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", conf_boot, 0);
 	if (config_lines[idx][1])
 		exp[n++] = config_lines[idx][1];
@@ -703,7 +611,7 @@ static void test_boot_entry_without_conf(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", NULL, -AE_NOENT);
 	assert_int_equal(rc, -AE_NOENT);
 	assert_console(b,
@@ -712,9 +620,9 @@ static void test_boot_entry_without_conf(void **state)
 		"aspmctl: configuration unusable: ASPM left as it is",
 		"aspmctl: wrote " RESULTS "\\boot.txt (%u bytes)");
 	check_writes(b, 0);
-	assert_int_equal(b->nchain, 0);
+	assert_int_equal(b->fw.nchain, 0);
 	assert_false(b->app.chainloaded);
-	assert_string_equal(b->published,
+	assert_string_equal(b->fw.published,
 			    "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not found next=-");
 	bt = bfx_file(b, RESULTS "\\boot.txt");
 	assert_non_null(bt);
@@ -722,7 +630,7 @@ static void test_boot_entry_without_conf(void **state)
 	assert_has_line(bt, "aspm summary aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not found next=-");
 	/* the read-only report is there, no dumps */
 	assert_has_line(b->text, "PCI: 2 function(s), 1 link(s), 1 root bus(es)");
-	assert_int_equal(b->nfile, 1);
+	assert_int_equal(b->fw.nfile, 1);
 	bfx_free(b);
 }
 
@@ -733,16 +641,16 @@ static void test_shell_ignores_conf_command(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "", conf_boot, 0), 0);
 	check_console(b, NULL, 0, __FILE__, __LINE__);
 	/* the file's settings still count (fadt-mode = clear) */
 	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear");
 	assert_has_line(b->text, "PCI: 2 function(s), 1 link(s), 1 root bus(es)");
 	check_writes(b, 0);
-	assert_int_equal(b->nchain, 0);
-	assert_int_equal(b->npublish, 0);
-	assert_int_equal(b->nfile, 0);
+	assert_int_equal(b->fw.nchain, 0);
+	assert_int_equal(b->fw.npublish, 0);
+	assert_int_equal(b->fw.nfile, 0);
 	assert_null(strstr(b->text, "aspm summary"));
 	bfx_free(b);
 }
@@ -755,12 +663,12 @@ static void test_shell_command_uses_conf_settings(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "plan", conf_boot, 0), 0);
 	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear");
 	check_writes(b, 0);
-	assert_int_equal(b->nchain, 0);
-	assert_int_equal(b->npublish, 0);
+	assert_int_equal(b->fw.nchain, 0);
+	assert_int_equal(b->fw.npublish, 0);
 	bfx_free(b);
 }
 
@@ -774,13 +682,13 @@ static void test_shell_bad_conf(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "", conf_bad_value, 0), -AE_INVAL);
 	assert_console(b,
 		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force or notouch, got 'sometimes' (invalid)",
 		"aspmctl: report: nothing done: fix " CONF_PATH_S " or give boot");
 	assert_int_equal(b->sim->reads, 0);
-	assert_int_equal(b->nchain, 0);
+	assert_int_equal(b->fw.nchain, 0);
 	bfx_free(b);
 }
 
@@ -792,7 +700,7 @@ static void test_boot_entry_bad_conf(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", conf_bad_value, 0);
 	assert_console(b,
 		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force or notouch, got 'sometimes' (invalid)",
@@ -811,11 +719,11 @@ static void test_boot_entry_report(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, false, "aspmctl.EFI report", NULL, -AE_NOENT), -AE_NOENT);
 	assert_console(b, "aspmctl: 'report' from a boot entry starts no next loader: returning to the boot manager");
 	check_writes(b, 0);
-	assert_int_equal(b->nchain, 0);
+	assert_int_equal(b->fw.nchain, 0);
 	bfx_free(b);
 }
 
@@ -828,7 +736,7 @@ static void test_boot_entry_options_only(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "--fadt-mode clear --next " NEXT " --next-options \"" NEXT_OPTS "\"",
 		     NULL, -AE_NOENT);
 	assert_console(b, WROTE_ALL);
@@ -846,7 +754,7 @@ static void test_boot_without_dumps(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "--fadt-mode clear --dumps no --next " NEXT
 		     " --next-options \"" NEXT_OPTS "\"", NULL, -AE_NOENT);
 	assert_console(b, WROTE("boot.txt"));
@@ -864,7 +772,7 @@ static void test_bad_load_options_fail_open(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "--bogus", conf_boot, 0);
 	assert_console(b,
 		"aspmctl: error: unknown option '--bogus' (try -h)",
@@ -888,7 +796,7 @@ static void test_long_load_options_fail_open(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	rc = app_main(&b->app, &in);
 	assert_console(b,
 		"aspmctl: error: load options longer than 1023 characters",
@@ -908,13 +816,13 @@ static void test_bad_load_options_usage_error(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, false, "plan --policy sometimes", "fadt-mode = clear\n", 0),
 			 -AE_INVAL);
 	assert_console(b, "aspmctl: error: --policy: expected auto, keep, clear, force or notouch, got 'sometimes'");
 	assert_int_equal(b->sim->reads, 0);
-	assert_int_equal(b->nchain, 0);
-	assert_int_equal(b->npublish, 0);
+	assert_int_equal(b->fw.nchain, 0);
+	assert_int_equal(b->fw.npublish, 0);
 	bfx_free(b);
 }
 
@@ -926,13 +834,13 @@ static void test_chainload_fails(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
-	b->chain_rc = -AE_NOENT;
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.chain_rc = -AE_NOENT;
 	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_NOENT);
 	assert_console(b, WROTE_ALL, "aspmctl: returning to the boot manager");
-	assert_int_equal(b->nchain, 1);
+	assert_int_equal(b->fw.nchain, 1);
 	assert_false(b->app.chainloaded);
-	assert_string_equal(b->published, S_CLEAR);
+	assert_string_equal(b->fw.published, S_CLEAR);
 	bfx_free(b);
 }
 
@@ -946,7 +854,7 @@ static void test_boot_files_do_not_fit(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	b->app.dump_max = 4096;
 	b->app.file_max = 512;
 	rc = bfx_run(b, false, "", conf_boot, 0);
@@ -957,8 +865,8 @@ static void test_boot_files_do_not_fit(void **state)
 		"aspmctl: results not (completely) written to the ESP; continuing");
 	check_writes(b, 2);
 	assert_int_equal(rc, 0);
-	assert_int_equal(b->nchain, 1);
-	assert_string_equal(b->published,
+	assert_int_equal(b->fw.nchain, 1);
+	assert_string_equal(b->fw.published,
 			    "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=no space next=" NEXT);
 	/* what fit was written: no older file passes for this run's */
 	assert_int_equal(strlen(bfx_file(b, RESULTS "\\boot.txt")), 511);
@@ -973,7 +881,7 @@ static void test_dump_command(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "dump", NULL, -AE_NOENT), 0);
 	assert_console(b, "aspmctl: wrote \\EFI\\aspmctl\\dump\\config.txt (27190 bytes)");
 	assert_has_line(b->text, "aspm dump functions=2 reads=2101 writes=0 time=1.000us file=\\EFI\\aspmctl\\dump\\config.txt");
@@ -983,7 +891,7 @@ static void test_dump_command(void **state)
 
 	b = bfx_new();
 	healthy(b->sim);
-	b->rsdp = acpi_good(&b->mem);
+	b->fw.rsdp = acpi_good(&b->mem);
 	b->app.file_max = 1000;
 	assert_int_equal(bfx_run(b, true, "dump", NULL, -AE_NOENT), -AE_NOSPC);
 	assert_console(b, "aspmctl: error: \\EFI\\aspmctl\\dump\\config.txt: incomplete: 26191 bytes did not fit the 1000-byte buffer (no space)");
@@ -996,8 +904,8 @@ static void test_fadt_command(void **state)
 	uint64_t fadt;
 
 	(void)state;
-	b->rsdp = acpi_good(&b->mem);
-	fadt = get_le64(fake_ptr(&b->mem, get_le64(fake_ptr(&b->mem, b->rsdp) + 24)) + ACPI_HDR_LEN);
+	b->fw.rsdp = acpi_good(&b->mem);
+	fadt = get_le64(fake_ptr(&b->mem, get_le64(fake_ptr(&b->mem, b->fw.rsdp) + 24)) + ACPI_HDR_LEN);
 	assert_int_equal(bfx_run(b, true, "fadt --clear-no-aspm", NULL, -AE_NOENT), 0);
 	assert_has_line(b->text, "aspm stats reads=0 writes=0 time=1.000us");
 	assert_int_equal(get_le16(fake_ptr(&b->mem, fadt) + FADT_IAPC_BOOT_ARCH_OFF), 0);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* aspmctl.efi command-line parsing (efi/cli.c, built for the host). */
+/* aspmctl.efi command line and configuration file (app/cli.c, app/conf.c, built for the host). */
 #include <stdio.h>
 #include "common.h"
-#include "../../efi/cli.h"
+#include "../../app/cli.h"
+#include "../../app/conf.h"
 #include "../../pcie/pci_regs.h"
 #include "../../lib/err.h"
 

@@ -203,7 +203,7 @@ static void test_bridge_outside_mcfg(void **state)
 	struct fx *f = fx_new();
 
 	(void)state;
-	f->region[0].end_bus = 0x3f;
+	f->win[0].bus_end = 0x3f;
 	sim_root_port(f->sim, 0, 1, 0, 0x40, 0x40, LC_BOTH, 0);
 	sim_endpoint(f->sim, 0x40, 0, 0, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
 	assert_int_equal(fx_enum(f), 0);
@@ -273,12 +273,11 @@ static void test_capacity_exhausted(void **state)
 
 static void test_ecam_addressing(void **state)
 {
-	struct mcfg_region r[2] = {
-		{ .base = 0xe0000000, .segment = 0, .start_bus = 0, .end_bus = 0x7f },
-		{ .base = 0xf0000000, .segment = 1, .start_bus = 0x10, .end_bus = 0x1f,
-		  .flags = 0 },
+	struct ecam_window r[2] = {
+		{ .base = 0xe0000000, .segment = 0, .bus_start = 0, .bus_end = 0x7f },
+		{ .base = 0xf0000000, .segment = 1, .bus_start = 0x10, .bus_end = 0x1f },
 	};
-	struct ecam e = { .region = r, .nregion = 2 };
+	struct ecam e = { .win = r, .nwin = 2 };
 	uint64_t phys;
 
 	(void)state;
@@ -290,25 +289,25 @@ static void test_ecam_addressing(void **state)
 	assert_int_equal(ecam_address(&e, (struct pci_addr){ 0, 0x80, 0 }, 0, &phys), -AE_RANGE);
 	assert_int_equal(ecam_address(&e, (struct pci_addr){ 1, 0x0f, 0 }, 0, &phys), -AE_RANGE);
 	assert_int_equal(ecam_address(&e, (struct pci_addr){ 2, 0, 0 }, 0, &phys), -AE_RANGE);
-	r[0].flags = MCFG_F_OVERLAP;	/* flagged regions are never used */
-	assert_int_equal(ecam_address(&e, (struct pci_addr){ 0, 3, 0 }, 0, &phys), -AE_RANGE);
+	e.nwin = 1;	/* a bus outside every window is never addressed */
+	assert_int_equal(ecam_address(&e, (struct pci_addr){ 1, 0x10, 0 }, 0, &phys), -AE_RANGE);
 }
 
 static void test_enumerate_through_ecam(void **state)
 {
 	struct fx *f = fx_new();
-	struct ecam e = { .region = f->region, .nregion = 1, .mmio = &sim_mmio_ops };
+	struct ecam e = { .win = f->win, .nwin = 1, .mmio = &sim_mmio_ops };
 	struct pci_cfg cfg;
 
 	(void)state;
 	fx_reference(f, LC_BOTH, 0, SIM_DEVCAP(3, 3, 1));
-	f->sim->ecam_base = f->region[0].base;
+	f->sim->ecam_base = f->win[0].base;
 	f->sim->ecam_start = 0;
 	f->sim->ecam_end = 0x0f;	/* the "hardware" decodes 16 buses */
-	f->region[0].end_bus = 0x0f;
+	f->win[0].bus_end = 0x0f;
 	e.mmio_ctx = f->sim;
 	pci_cfg_init(&cfg, &ecam_cfg_ops, &e);
-	assert_int_equal(pcie_enumerate(&cfg, f->region, 1, NULL, &f->topo), 0);
+	assert_int_equal(pcie_enumerate(&cfg, f->win, 1, NULL, &f->topo), 0);
 	assert_int_equal(f->topo.nfn, 14);
 	assert_int_equal(f->sim->bad_accesses, 0);
 	assert_int_equal(cfg.writes, 0);
@@ -471,7 +470,7 @@ static void test_extra_roots_beyond_cap(void **state)
 		o.extra_root[i] = (struct pci_addr){ 0, (uint8_t)(0x10 + i), 0 };
 	}
 	o.nextra_roots = n + 6;
-	assert_int_equal(pcie_enumerate(&f->cfg, f->region, 1, &o, &f->topo), 0);
+	assert_int_equal(pcie_enumerate(&f->cfg, f->win, 1, &o, &f->topo), 0);
 	assert_int_equal(f->topo.nroots, n + 1);
 	assert_int_equal(f->topo.nfn, n + 1);
 	assert_non_null(fx_fn(f, (uint8_t)(0x10 + n - 1), 0, 0));
@@ -486,7 +485,7 @@ static void test_extra_root_outside_mcfg_and_duplicates(void **state)
 	struct fx *f = fx_new();
 
 	(void)state;
-	f->region[0].end_bus = 0x3f;
+	f->win[0].bus_end = 0x3f;
 	sim_host_bridge(f->sim, 0);
 	sim_host_bridge(f->sim, 0x20);
 	o.nextra_roots = 4;
@@ -494,7 +493,7 @@ static void test_extra_root_outside_mcfg_and_duplicates(void **state)
 	o.extra_root[1] = (struct pci_addr){ 0, 0x00, 0 };	/* = the region's */
 	o.extra_root[2] = (struct pci_addr){ 0, 0x20, 0 };	/* twice */
 	o.extra_root[3] = (struct pci_addr){ 0, 0x40, 0 };	/* not decoded */
-	assert_int_equal(pcie_enumerate(&f->cfg, f->region, 1, &o, &f->topo), 0);
+	assert_int_equal(pcie_enumerate(&f->cfg, f->win, 1, &o, &f->topo), 0);
 	assert_int_equal(f->topo.nroots, 2);
 	assert_int_equal(f->topo.nfn, 2);
 	/* ascending: bus 0 first */
@@ -512,10 +511,10 @@ static void test_bridge_spans_adjacent_regions(void **state)
 	struct fx *f = fx_new();
 
 	(void)state;
-	f->region[0].end_bus = 0x7f;
-	f->region[1] = (struct mcfg_region){ .base = 0xb0000000, .segment = 0,
-					     .start_bus = 0x80, .end_bus = 0xff };
-	f->nregion = 2;
+	f->win[0].bus_end = 0x7f;
+	f->win[1] = (struct ecam_window){ .base = 0xb0000000, .segment = 0,
+					  .bus_start = 0x80, .bus_end = 0xff };
+	f->nwin = 2;
 	sim_root_port(f->sim, 0, 1, 0, 0x7f, 0x81, LC_BOTH, 0);
 	sim_switch_up(f->sim, 0x7f, 0x80, 0x81, LC_BOTH, 0);
 	sim_switch_down(f->sim, 0x80, 0, 0x81, 0x81, LC_BOTH, 0);
@@ -543,11 +542,11 @@ static void test_reversed_region_order(void **state)
 	const struct pcie_fn *ep;
 
 	(void)state;
-	f->region[0] = (struct mcfg_region){ .base = 0xb0000000, .segment = 0,
-					     .start_bus = 0x80, .end_bus = 0xff };
-	f->region[1] = (struct mcfg_region){ .base = 0xb0000000, .segment = 0,
-					     .start_bus = 0x00, .end_bus = 0x7f };
-	f->nregion = 2;
+	f->win[0] = (struct ecam_window){ .base = 0xb0000000, .segment = 0,
+					  .bus_start = 0x80, .bus_end = 0xff };
+	f->win[1] = (struct ecam_window){ .base = 0xb0000000, .segment = 0,
+					  .bus_start = 0x00, .bus_end = 0x7f };
+	f->nwin = 2;
 	sim_host_bridge(f->sim, 0);
 	sim_root_port(f->sim, 0, 1, 0, 0x80, 0x80, LC_BOTH, 0);
 	sim_endpoint(f->sim, 0x80, 0, 0, SIM_DEVCAP(0, 0, 1), LC_BOTH, 0);
@@ -579,7 +578,7 @@ static void test_bus_dup_with_root_bus(void **state)
 	sim_host_bridge(f->sim, 0x20);
 	sim_add_fn(f->sim, 0, 0x10, 0, 0, 0x8086, 0x244e, 0x060400, PCI_HEADER_TYPE_BRIDGE);
 	sim_set_bus(sim_find(f->sim, A(0x10, 0, 0)), 0x10, 0x20, 0x20);
-	assert_int_equal(pcie_enumerate(&f->cfg, f->region, 1, &o, &f->topo), 0);
+	assert_int_equal(pcie_enumerate(&f->cfg, f->win, 1, &o, &f->topo), 0);
 	assert_true(fx_fn(f, 0x10, 0, 0)->flags & FN_BUS_DUP);
 	assert_log_contains("0000:10:00.0: secondary bus 20 already scanned as a root bus; not followed");
 	fx_free(f);
@@ -778,18 +777,18 @@ static void test_segments_and_windows_through_ecam(void **state)
 		{ 0xc0000000, 1, 0x40, 0x7f },
 		{ 0xb0000000, 0, 0x00, 0x3f },
 	};
-	struct mcfg_region r[3];
+	struct ecam_window r[3];
 	struct fx *f = fx_new();
 	struct te_mmio m = { .sim = f->sim, .win = win, .nwin = 3 };
-	struct ecam e = { .region = r, .nregion = 3, .mmio = &te_mmio_ops, .mmio_ctx = &m };
+	struct ecam e = { .win = r, .nwin = 3, .mmio = &te_mmio_ops, .mmio_ctx = &m };
 	struct pci_cfg cfg;
 	const struct pcie_fn *ep;
 	struct sim *s = f->sim;
 
 	(void)state;
 	for (unsigned i = 0; i < 3; i++)
-		r[i] = (struct mcfg_region){ .base = win[i].base, .segment = win[i].seg,
-					     .start_bus = win[i].start, .end_bus = win[i].end };
+		r[i] = (struct ecam_window){ .base = win[i].base, .segment = win[i].seg,
+					     .bus_start = win[i].start, .bus_end = win[i].end };
 	sim_host_bridge(s, 0);
 	te_pcie_fn(s, 0, 0, 0x1c, 0, PCI_EXP_TYPE_ROOT_PORT, 1, 1);
 	te_pcie_fn(s, 0, 1, 0, 0, PCI_EXP_TYPE_LEG_END, 0, 0);
@@ -833,9 +832,9 @@ static void test_segments_and_windows_through_ecam(void **state)
 static void test_ecam_segment_start_bus(void **state)
 {
 	struct fx *f = fx_new();
-	struct mcfg_region r = { .base = 0xe0000000, .segment = 2, .start_bus = 0x20,
-				 .end_bus = 0x2f };
-	struct ecam e = { .region = &r, .nregion = 1, .mmio = &sim_mmio_ops };
+	struct ecam_window r = { .base = 0xe0000000, .segment = 2, .bus_start = 0x20,
+				 .bus_end = 0x2f };
+	struct ecam e = { .win = &r, .nwin = 1, .mmio = &sim_mmio_ops };
 	struct pci_cfg cfg;
 
 	(void)state;

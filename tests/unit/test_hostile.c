@@ -17,7 +17,7 @@ static void test_hostile(void **state)
 	struct pfx *p = pfx_new();
 	struct sim *s = p->sim;
 
-	p->fx->region[0].end_bus = 0x3f;
+	p->fx->win[0].bus_end = 0x3f;
 	healthy(s);
 	h->build(s);
 	fx_enum(p->fx);

@@ -23,7 +23,7 @@
 #include <string.h>
 #include "../sim/platforms.h"
 #include "../../pcie/run.h"
-#include "../../pcie/topo.h"
+#include "../../pcie/enum.h"
 #include "../../lib/err.h"
 #include "../../lib/log.h"
 #include "../../lib/util.h"
@@ -406,7 +406,7 @@ static void print_log(const struct sim *s, unsigned from, unsigned to, FILE *o)
 struct machine {
 	struct sim *sim;
 	struct pci_cfg cfg;
-	struct mcfg_region region;
+	struct ecam_window win;
 	struct pcie_fn fn[MAX_FN];
 	struct pcie_link link[MAX_LINK];
 	struct pcie_topo topo;
@@ -424,13 +424,13 @@ static int run_app(const struct scenario *sc, struct machine *m, FILE *o)
 	int rc;
 
 	pci_cfg_init(&m->cfg, &sim_cfg_ops, m->sim);
-	m->region = (struct mcfg_region){ .base = 0xb0000000, .segment = 0,
-					  .start_bus = 0, .end_bus = 0xff };
+	m->win = (struct ecam_window){ .base = 0xb0000000, .segment = 0,
+				       .bus_start = 0, .bus_end = 0xff };
 	m->topo.fn = m->fn;
 	m->topo.cap_fn = MAX_FN;
 	m->topo.link = m->link;
 	m->topo.cap_link = MAX_LINK;
-	rc = pcie_enumerate(&m->cfg, &m->region, 1, NULL, &m->topo);
+	rc = pcie_enumerate(&m->cfg, &m->win, 1, NULL, &m->topo);
 	if (rc || m->topo.truncated || m->topo.problems) {
 		fprintf(stderr, "xcheck: %s: enumeration failed (%d)\n", sc->name, rc);
 		return -1;

@@ -1,24 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The app's run sequence without firmware: configuration and argument
- * precedence, ACPI discovery from an RSDP, the report, enumeration over
- * ECAM, the policy run, result files, and the chainloader (summary,
- * chainload, fail-open). Plain C, no UEFI headers (systemd-boot style:
- * the same source builds into aspmctl.efi and into the host tests).
- * Firmware is reached only through struct boot_ops; efi/main.c provides
- * the UEFI one, tests/unit/test_boot.c a fake machine.
+ * app/: aspmctl.efi without firmware. The command line and configuration
+ * file, which command runs with which settings (app.c), the commands over
+ * ACPI and ECAM (cmd.c), the chainloader (boot.c) and the transcript
+ * (capture.c). Plain C, no UEFI headers (systemd-boot style: the same
+ * source builds into aspmctl.efi and into the host tests). Firmware is
+ * reached only through struct boot_ops; efi/main.c provides the UEFI
+ * one, tests/lib/fake_boot.c a fake machine.
  */
-#ifndef ASPMCTL_EFI_BOOT_H
-#define ASPMCTL_EFI_BOOT_H
+#ifndef ASPMCTL_APP_APP_H
+#define ASPMCTL_APP_APP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "capture.h"
 #include "cli.h"
 #include "../acpi/acpi.h"
 #include "../pcie/ecam.h"
-#include "../pcie/topo.h"
+#include "../pcie/enum.h"
 #include "../pcie/run.h"
+
+#ifndef ASPMCTL_VERSION
+#define ASPMCTL_VERSION "unknown"
+#endif
 
 #define BOOT_CONF_PATH	"\\EFI\\aspmctl\\aspmctl.conf"
 #define BOOT_CONF_MAX	8192	/* bytes read of aspmctl.conf, NUL included */
@@ -76,33 +81,23 @@ struct app {
 	/* state of the run */
 	struct cli cli;
 	struct acpi_info info;
+	struct ecam_window win[ECAM_MAX_WINDOWS];	/* the usable MCFG regions */
 	struct ecam ecam;
 	struct pci_cfg cfg;
 	struct pcie_topo topo;
 	struct pcie_scan_opts sopts;
 	struct aspm_run r;
 	struct aspm_env env;
+	struct capture cap;	/* the transcript (boot.txt) */
 	bool policy_ran;
 	bool chainloaded;	/* the next loader was started */
 	char summary[256];
 	char conf_text[BOOT_CONF_MAX];
+	char conf_copy[BOOT_CONF_MAX];	/* for cli_conf_salvage() */
 };
 
 /* Everything after argument collection: returns 0 or a negative AE_*
  * (efi/main.c turns it into the EFI_STATUS). */
 int app_main(struct app *a, const struct app_args *in);
-
-/*
- * A boot entry's LoadOptions as an ASCII command line. efibootmgr writes
- * UCS-2 with -u and the string's own bytes (8-bit) without it; OVMF's
- * auto-created entries carry binary OptionalData. Returns the length of
- * line, 0 for no or binary options, -AE_2BIG when the text does not fit
- * in max bytes (never truncated).
- */
-int boot_decode_options(const void *data, size_t size, char *line,
-			size_t max);
-/* Split a decoded command line; drops a first word naming the program
- * ("aspmctl.efi", any case). -AE_2BIG for more than max words. */
-int boot_split_options(char *line, char **argv, int max);
 
 #endif

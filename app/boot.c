@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Chainloader mode. Fails open: an ACPI, policy or configuration error is
+ * reported and recorded, and the next loader still starts. Only when
+ * there is no next loader or it cannot be started does it return an
+ * error, so that the boot manager moves on to the next boot entry. It
+ * never waits for a key.
+ */
+#include "boot.h"
+#include "cmd.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+
+/* The policy run: read-only after an unusable configuration (err), else
+ * the optional FADT emulation, then apply with the before/after dumps. */
+static int boot_policy(struct app *a, int err, const char *what,
+		       const struct out *o)
+{
+	struct cli *cli = &a->cli;
+	int rc = 0;
+
+	if (err) {
+		out_printf(o, "aspmctl: %s unusable: ASPM left as it is\n", what);
+		/* read-only: what the machine looks like, nothing written */
+		rc = app_run(a, CLI_REPORT, NULL, o);
+		a->policy_ran = false;
+		return rc;
+	}
+	if (cli->emulate_fadt >= 0)
+		rc = app_patch_fadt(a, cli->emulate_fadt, o);
+	return app_run(a, CLI_APPLY, cli->no_dumps ? NULL : cli->results, o) ?: rc;
+}
+
+/* The one-line summary: boot.txt, the console and the EFI variable. */
+static void boot_summary(struct app *a, int status, const struct out *o)
+{
+	struct cli *cli = &a->cli;
+
+	fmt_snprintf(a->summary, sizeof(a->summary),
+		     "aspmctl %s action=%s links=%u written=%u ignored=%u errors=%llu status=%s next=%s",
+		     ASPMCTL_VERSION, a->policy_ran ? aspm_action_name(a->r.action) : "none",
+		     a->topo.nlink, a->r.st.written, a->r.st.ignored,
+		     (unsigned long long)a->cfg.errors,
+		     status ? err_str(status) : "ok", cli->next ? cli->next : "-");
+	out_printf(o, "aspm summary %s\n", a->summary);
+}
+
+/* Start the next loader; -AE_NOENT when there is none or it failed. */
+static int boot_next(struct app *a)
+{
+	const struct cli *cli = &a->cli;
+	const struct out *console = a->console;
+
+	if (!cli->next)
+		return -AE_NOENT;
+	a->chainloaded = true;
+	if (a->ops->chainload(a->ops->ctx, cli->next, cli->next_options, console)) {
+		a->chainloaded = false;
+		out_puts(console, "aspmctl: returning to the boot manager\n");
+		return -AE_NOENT;
+	}
+	return 0;
+}
+
+int app_boot(struct app *a, int err, const char *what)
+{
+	struct cli *cli = &a->cli;
+	const struct out *console = a->console;
+	const struct out *o = a->cap.on ? &a->cap.both : console;
+	enum log_level lvl = cli->verbose ? LOG_INFO : LOG_WARN;
+	int rc_policy, rc_files = a->cap.on ? 0 : -AE_NOMEM;
+
+	log_set_sink(o, lvl);
+	if (!cli->next)
+		log_error(-AE_NOENT, "boot: no next loader configured (next = ... in %s or --next)",
+			  BOOT_CONF_PATH);
+	rc_policy = boot_policy(a, err, what, o);
+	if (a->cap.buf.lost)
+		rc_files = -AE_NOSPC;
+	boot_summary(a, err ? err : rc_policy ? rc_policy : rc_files, o);
+	log_set_sink(console, lvl);
+	capture_end(&a->cap);
+	if (o != console)
+		rc_files = app_write_result(a, &a->cap.buf, cli->results, "boot.txt",
+					    console) ?: rc_files;
+	if (rc_files)
+		out_puts(console, "aspmctl: results not (completely) written to the ESP; continuing\n");
+	a->ops->publish(a->ops->ctx, a->summary);
+	return boot_next(a);
+}
