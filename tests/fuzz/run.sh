@@ -38,7 +38,7 @@ build() {
 	clang $CFLAGS "tests/fuzz/fuzz_$1.c" $2 -o "$out/fuzz_$1" 2>"$out/build-$1.log"
 }
 build acpi "lib/*.c acpi/*.c pcie/*.c"; check $? "build fuzz_acpi"
-build pcie "tests/sim/*.c lib/*.c acpi/*.c pcie/*.c efi/cli.c efi/boot.c"
+build pcie "tests/sim/*.c twin/*.c lib/*.c acpi/*.c pcie/*.c efi/cli.c efi/boot.c"
 check $? "build fuzz_pcie"
 # the ACPI images of the seeds are a few KiB; let them grow. A pcie input
 # is a header and at most 24 records.
