@@ -55,9 +55,13 @@ static bool downstream_port(unsigned type)
  * (L1) only where bit 11 is set. Each bit on its own, as Linux's
  * pcie_get_aspm_reg() reads ASPM Support: the encoding 10b, reserved
  * before r3.0 (r2.1 7.8.6), means L1 only. Enable Clock Power Management
- * RW only with Clock Power Management (LNKCAP bit 18). Read Completion
- * Boundary, Common Clock Configuration, Extended Synch RW; Retrain Link
- * on Downstream Ports (reads 0: sem_write()).
+ * RW only with Clock Power Management (LNKCAP bit 18). Common Clock
+ * Configuration, Extended Synch RW. Read Completion Boundary RW: the
+ * spec makes it so on Endpoints and bridges and hardwires it on Root
+ * Ports (reserved on Switch Ports), but neither the app nor Linux's
+ * pci_configure_rcb() writes it on a port, and keeping it RW everywhere
+ * keeps the masks the kernel cross-check (make xcheck) was verified with.
+ * Retrain Link on Downstream Ports (reads 0: sem_write()).
  */
 static uint16_t lnkctl_rw(uint32_t lnkcap, unsigned type)
 {
@@ -90,12 +94,29 @@ void sem_pcie(const struct sem_fn *s, unsigned pos)
 		 lnkctl_rw(peek(s->cfg, pos + PCI_EXP_LNKCAP, 4), type));
 	set_mask(s->w1c, pos + PCI_EXP_LNKSTA, 2, 0xc000);
 	set_mask(s->rw, pos + PCI_EXP_DEVCTL, 2, 0xffff);
+	sem_devctl2(s, pos);
 }
 
+/*
+ * Device Control 2 (PCIe r5.0 7.5.3.16) from Device Capabilities 2
+ * (7.5.3.15): ARI Forwarding Enable (bit 5) RW only with ARI Forwarding
+ * Supported (bit 5), LTR Mechanism Enable (bit 10) RW only with LTR
+ * Mechanism Supported (bit 11). The other fields stay read-only here:
+ * nothing the engine or Linux's ASPM code writes.
+ */
 void sem_devctl2(const struct sem_fn *s, unsigned pcie)
 {
-	(void)s;
-	(void)pcie;
+	uint32_t cap2;
+	uint16_t rw = 0;
+
+	if (pcie + 0x3c > SEM_CFG_SIZE)
+		return;
+	cap2 = peek(s->cfg, pcie + PCI_EXP_DEVCAP2, 4);
+	if (cap2 & PCI_EXP_DEVCAP2_ARI)
+		rw |= PCI_EXP_DEVCTL2_ARI;
+	if (cap2 & PCI_EXP_DEVCAP2_LTR)
+		rw |= PCI_EXP_DEVCTL2_LTR_EN;
+	set_mask(s->rw, pcie + PCI_EXP_DEVCTL2, 2, rw);
 }
 
 /*
@@ -118,19 +139,23 @@ void sem_l1ss(const struct sem_fn *s, unsigned pos)
 	set_mask(s->rw, pos + PCI_L1SS_CTL2, 4, 0xfb);
 }
 
+/*
+ * LTR extended capability (PCIe r5.0 7.8.2): Max Snoop Latency (+4) and
+ * Max No-Snoop Latency (+6), each Value (9:0) and Scale (12:10) RW.
+ */
 void sem_ltr(const struct sem_fn *s, unsigned pos)
 {
-	(void)s;
-	(void)pos;
+	if (pos + 8 > SEM_CFG_SIZE)
+		return;
+	set_mask(s->rw, pos + PCI_LTR_MAX_SNOOP_LAT, 2, PCI_LTR_LAT_MASK);
+	set_mask(s->rw, pos + PCI_LTR_MAX_NOSNOOP_LAT, 2, PCI_LTR_LAT_MASK);
 }
 
 void sem_derive(const struct sem_fn *s, const struct sem_caps *c)
 {
 	sem_header(s);
-	if (c->pcie) {
+	if (c->pcie)
 		sem_pcie(s, c->pcie);
-		sem_devctl2(s, c->pcie);
-	}
 	if (c->l1ss)
 		sem_l1ss(s, c->l1ss);
 	if (c->ltr)

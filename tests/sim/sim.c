@@ -242,7 +242,6 @@ uint8_t sim_add_pcie(struct sim_fn *f, uint8_t type, uint32_t devcap,
 	sim_poke(f, pos + PCI_EXP_LNKSTA, 2, lnksta);
 	/* masks from what was just written in LNKCAP and the port type */
 	sem_pcie(SEM(f), pos);
-	sem_devctl2(SEM(f), pos);
 	return pos;
 }
 
