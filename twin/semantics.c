@@ -109,7 +109,9 @@ void sem_devctl2(const struct sem_fn *s, unsigned pcie)
 	uint32_t cap2;
 	uint16_t rw = 0;
 
-	if (pcie + 0x3c > SEM_CFG_SIZE)
+	/* version 1 of the capability ends before Device Capabilities 2 */
+	if (pcie + 0x3c > SEM_CFG_SIZE ||
+	    (peek(s->cfg, pcie + PCI_EXP_FLAGS, 2) & PCI_EXP_FLAGS_VERS) < 2)
 		return;
 	cap2 = peek(s->cfg, pcie + PCI_EXP_DEVCAP2, 4);
 	if (cap2 & PCI_EXP_DEVCAP2_ARI)
@@ -183,8 +185,11 @@ bool sem_write(const struct sem_fn *s, unsigned pcie, unsigned off,
 }
 
 /* Bytes of each capability that the engine and the masks use. */
-#define PCIE_CAP_LEN_V1	0x24	/* through Root Status (PCIe 1.x) */
-#define PCIE_CAP_LEN_V2	0x3c	/* through Slot Status 2 */
+#define PCIE_CAP_LEN_V1	0x14	/* through Link Status: an Endpoint's (PCIe 1.1 7.8) */
+/* through Link Status 2 (PCIe r5.0 7.5.3): the Slot 2 registers after it
+ * are reserved without a slot, and a real BCM57780 puts its version 2
+ * capability at 0xcc */
+#define PCIE_CAP_LEN_V2	0x34
 #define L1SS_CAP_LEN	0x10
 #define LTR_CAP_LEN	0x08
 
@@ -199,7 +204,10 @@ static int fault(struct sem_fault *f, int rc, unsigned off, const char *what,
 /*
  * The standard list (PCI Local Bus r3.0 sec 6.7; PCIe r5.0 7.5.1.1.11):
  * from the Capabilities Pointer, dword aligned pointers at or above 0x40.
- * At most 48 entries fit, so a visited bitmap bounds the walk.
+ * At most 48 entries fit, so a visited bitmap bounds the walk. An ID of
+ * 0xff ends the list, as in Linux's __pci_find_next_cap_ttl() and lspci
+ * ("<chain broken>"): what a function whose upper bytes read all-ones
+ * shows.
  */
 static int walk_std(const uint8_t *cfg, struct sem_caps *c, struct sem_fault *f)
 {
@@ -221,6 +229,8 @@ static int walk_std(const uint8_t *cfg, struct sem_caps *c, struct sem_fault *f)
 		if (seen[pos / 4]++)
 			return fault(f, -AE_LOOP, at, "capability list loops back to 0x%02x (pointer at 0x%02x)",
 				     pos, at);
+		if (cfg[pos] == 0xff)
+			break;
 		if (cfg[pos] == PCI_CAP_ID_EXP && !c->pcie) {
 			unsigned len = (cfg[pos + PCI_EXP_FLAGS] & PCI_EXP_FLAGS_VERS) >= 2 ?
 				       PCIE_CAP_LEN_V2 : PCIE_CAP_LEN_V1;
