@@ -296,7 +296,7 @@ static int check_bridges(const struct lspci_dump *d, struct twin_err *e)
 /* One line, without its end of line ("\n" or "\r\n") and trailing blanks. */
 static int parse_line(struct parser *p)
 {
-	struct pci_addr a;
+	struct pci_addr a = { 0, 0, 0 };
 	int rc;
 
 	while (p->n && (p->s[p->n - 1] == ' ' || p->s[p->n - 1] == '\t'))

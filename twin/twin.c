@@ -170,6 +170,23 @@ const struct pci_cfg_ops twin_cfg_ops = {
 	.write = twin_write,
 };
 
+/* "OFF: xx xx ... xx" as lspci prints it (%02x, three digits from 0x100) */
+static void put_row(const struct out *o, unsigned off, const uint8_t *b)
+{
+	static const char hex[] = "0123456789abcdef";
+	char line[8 + 16 * 3 + 2];
+	char *p = line + fmt_snprintf(line, 8, "%02x:", off);
+
+	for (unsigned k = 0; k < 16; k++) {
+		*p++ = ' ';
+		*p++ = hex[b[k] >> 4];
+		*p++ = hex[b[k] & 15];
+	}
+	*p++ = '\n';
+	*p = '\0';
+	out_puts(o, line);
+}
+
 void twin_write_lspci(const struct twin *t, const struct out *o)
 {
 	for (unsigned i = 0; i < t->nfn; i++) {
@@ -179,12 +196,8 @@ void twin_write_lspci(const struct twin *t, const struct out *o)
 		out_printf(o, "%s Class %04x: Device %04x:%04x\n", pci_addr_str(f->addr, b),
 			   (unsigned)peek(f, PCI_CLASS_DEVICE, 2),
 			   (unsigned)peek(f, PCI_VENDOR_ID, 2), (unsigned)peek(f, PCI_DEVICE_ID, 2));
-		for (unsigned off = 0; off < f->known; off += 16) {
-			out_printf(o, "%02x:", off);
-			for (unsigned k = 0; k < 16; k++)
-				out_printf(o, " %02x", f->cfg[off + k]);
-			out_puts(o, "\n");
-		}
+		for (unsigned off = 0; off < f->known; off += 16)
+			put_row(o, off, f->cfg + off);
 		out_puts(o, "\n");
 	}
 }
