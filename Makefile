@@ -62,7 +62,10 @@ $(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
 HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 HOST_CFLAGS	:= $(WARN) -std=gnu11 -O1 -g $(HOST_SAN) -I. -DASPMCTL_HOST
-HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) $(APP_SRCS) $(wildcard tests/sim/*.c tests/lib/*.c))
+# twin/ (the digital twin, docs/twin.md) is host-only: never in the EFI image
+TWIN_SRCS	:= $(wildcard twin/*.c)
+HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) $(APP_SRCS) $(TWIN_SRCS) \
+		   $(wildcard tests/sim/*.c tests/lib/*.c))
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
@@ -70,7 +73,8 @@ $(BUILD)/.deps-unit:
 	@scripts/install-deps.sh unit
 	@mkdir -p $(@D) && touch $@
 
-$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/lib/*.h) $(BUILD)/.deps-unit
+$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/lib/*.h twin/*.h) \
+		     $(BUILD)/.deps-unit
 	@mkdir -p $(@D)
 	@echo "  CC [host] $<"
 	@$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@

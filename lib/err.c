@@ -20,6 +20,7 @@ const char *err_str(int err)
 	case AE_RANGE:		return "out of range";
 	case AE_NOTSUP:		return "not supported";
 	case AE_LOOP:		return "loop detected";
+	case AE_NODATA:		return "not in the dump";
 	case AE_BADMSG:		return "bad checksum";
 	case AE_MSGSIZE:	return "bad length";
 	case AE_TIMEDOUT:	return "timed out";

@@ -22,6 +22,7 @@
 #define AE_RANGE	34	/* outside the decoded ECAM range */
 #define AE_NOTSUP	95
 #define AE_LOOP		40	/* capability or bus-number loop */
+#define AE_NODATA	61	/* not known: beyond the bytes a dump holds */
 #define AE_BADMSG	74	/* checksum mismatch */
 #define AE_MSGSIZE	90	/* length not header + n * entry */
 #define AE_TIMEDOUT	110

@@ -103,6 +103,7 @@
 #define  PCI_EXP_DEVCAP2_LTR	0x00000800	/* LTR Mechanism Supported (PCIe r5.0 7.5.3.15) */
 #define PCI_EXP_DEVCTL2		0x28
 #define  PCI_EXP_DEVCTL2_ARI	0x0020	/* ARI Forwarding Enable */
+#define  PCI_EXP_DEVCTL2_LTR_EN	0x0400	/* LTR Mechanism Enable */
 
 /* Extended capabilities (PCIe r5.0 sec 7.6) */
 #define PCI_EXT_CAP_ID(h)	((h) & 0xffff)
@@ -111,6 +112,11 @@
 #define PCI_EXT_CAP_ID_ARI	0x0e
 #define PCI_EXT_CAP_ID_LTR	0x18
 #define PCI_EXT_CAP_ID_L1SS	0x1e
+
+/* Latency Tolerance Reporting (PCIe r5.0 sec 7.8.2) */
+#define PCI_LTR_MAX_SNOOP_LAT	0x04
+#define PCI_LTR_MAX_NOSNOOP_LAT	0x06
+#define  PCI_LTR_LAT_MASK	0x1fff	/* Value 9:0, Scale 12:10 */
 
 /* L1 PM Substates (PCIe r5.0 sec 7.8.3) */
 #define PCI_L1SS_CAP		0x04

@@ -17,3 +17,15 @@ bench: $(BUILD)/aspmctl.efi $(BUILD)/efi-stub.efi
 	python3 tests/bench/bench.py --out $(BUILD)/bench --sizes $(BENCH_SIZES) \
 		-j $(BENCH_JOBS) --app $(BUILD)/aspmctl.efi --stub $(BUILD)/efi-stub.efi $(BENCH_ARGS)
 	@echo "bench: load average $$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The digital twin's parser and builder on a generated 1,000-function
+# lspci -xxxx dump (tests/bench/twin_bench.c): prints times, no QEMU.
+# Optimised, without sanitizers, so that the figures mean something.
+.PHONY: bench-twin
+$(BUILD)/bench-twin/twin_bench: tests/bench/twin_bench.c $(wildcard twin/*.c twin/*.h) lib/fmt.c lib/util.c lib/err.c pcie/cfg.c
+	@mkdir -p $(@D)
+	@echo "  LD [host] $@"
+	@$(HOST_CC) $(WARN) -std=gnu11 -O2 -I. $< $(wildcard twin/*.c) lib/fmt.c lib/util.c lib/err.c pcie/cfg.c -o $@
+
+bench-twin: $(BUILD)/bench-twin/twin_bench
+	$(BUILD)/bench-twin/twin_bench

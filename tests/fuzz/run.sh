@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Build and run the libFuzzer targets (clang 14, ASan + UBSan).
-#   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR] [--only "acpi pcie"]
+#   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR] [--only "acpi pcie twin"]
 # For each target: replay the committed corpus (tests/fuzz/corpus/NAME),
 # then fuzz for S seconds (default 300; `make test` uses 30) with new units
 # kept in DIR/corpus-NAME. Prints executions, coverage and findings; a
@@ -12,7 +12,7 @@
 # what the app printed for one input: FUZZ_PRINT=1 DIR/fuzz_NAME FILE.
 set -u
 cd "$(dirname "$0")/../.."
-time=300 out=build/fuzz results=build/results targets="acpi pcie"
+time=300 out=build/fuzz results=build/results targets="acpi pcie twin"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--time)		time=$2; shift 2 ;;
@@ -38,13 +38,15 @@ build() {
 	clang $CFLAGS "tests/fuzz/fuzz_$1.c" $2 -o "$out/fuzz_$1" 2>"$out/build-$1.log"
 }
 build acpi "lib/*.c acpi/*.c pcie/*.c"; check $? "build fuzz_acpi"
-build pcie "tests/sim/*.c tests/lib/*.c lib/*.c acpi/*.c pcie/*.c app/*.c"
+build pcie "tests/sim/*.c tests/lib/*.c twin/*.c lib/*.c acpi/*.c pcie/*.c app/*.c"
 check $? "build fuzz_pcie"
+build twin "twin/*.c lib/*.c pcie/cfg.c"; check $? "build fuzz_twin"
 # the ACPI images of the seeds are a few KiB; let them grow. A pcie input
-# is a header and at most 24 records.
+# is a header and at most 24 records. A twin input is dump text: one
+# 4096-byte function is some 15 KiB of it.
 max_len() {
 	case "$1" in
-	acpi)	echo 65536 ;;
+	acpi|twin)	echo 65536 ;;
 	*)	echo 2048 ;;
 	esac
 }

@@ -4,6 +4,11 @@
 #include "sim.h"
 #include "../../pcie/pci_regs.h"
 #include "../../lib/err.h"
+#include "../../twin/semantics.h"
+
+/* The masks of every register come from twin/semantics.c, the code the
+ * digital twin uses too: one set of rules. */
+#define SEM(f)	(&(struct sem_fn){ (f)->cfg, (f)->rw, (f)->w1c })
 
 struct sim *sim_new(void)
 {
@@ -46,12 +51,6 @@ void sim_poke(struct sim_fn *f, uint16_t off, unsigned width, uint32_t v)
 {
 	for (unsigned i = 0; i < width; i++)
 		f->cfg[off + i] = (uint8_t)(v >> (8 * i));
-}
-
-static void set_mask(uint8_t *m, uint16_t off, unsigned width, uint32_t v)
-{
-	for (unsigned i = 0; i < width; i++)
-		m[off + i] = (uint8_t)(v >> (8 * i));
 }
 
 static int sim_read(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
@@ -105,23 +104,9 @@ static int sim_write(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
 	}
 	if (!f)
 		return 0;
-	for (unsigned i = 0; i < width; i++) {
-		uint8_t b = (uint8_t)(val >> (8 * i));
-		uint8_t *c = &f->cfg[off + i];
-
-		*c = (uint8_t)((*c & ~f->rw[off + i]) | (b & f->rw[off + i]));
-		*c &= (uint8_t)~(b & f->w1c[off + i]);
-	}
 	/* Retrain Link reads as 0 and starts link training (PCIe r5.0 7.5.3.7) */
-	if (f->pcie && off <= (unsigned)(f->pcie + PCI_EXP_LNKCTL) &&
-	    off + width > (unsigned)(f->pcie + PCI_EXP_LNKCTL)) {
-		uint16_t lc = (uint16_t)sim_peek(f, f->pcie + PCI_EXP_LNKCTL, 2);
-
-		if (lc & PCI_EXP_LNKCTL_RL) {
-			sim_poke(f, f->pcie + PCI_EXP_LNKCTL, 2, lc & ~PCI_EXP_LNKCTL_RL);
-			f->lt_left = f->retrain_reads;
-		}
-	}
+	if (sem_write(SEM(f), f->pcie, off, width, val))
+		f->lt_left = f->retrain_reads;
 	if (w)
 		w->after = sim_peek(f, off, width);
 	return 0;
@@ -194,10 +179,7 @@ struct sim_fn *sim_add_fn(struct sim *s, uint16_t seg, uint8_t bus, uint8_t dev,
 	sim_poke(f, PCI_DEVICE_ID, 2, device);
 	sim_poke(f, PCI_CLASS_REVISION, 4, class << 8 | 0x01);
 	f->cfg[PCI_HEADER_TYPE] = hdr_type;
-	set_mask(f->rw, PCI_COMMAND, 2, 0x0547);
-	set_mask(f->w1c, PCI_STATUS, 2, 0xf900);
-	if (hdr_type == PCI_HEADER_TYPE_BRIDGE)
-		set_mask(f->rw, PCI_PRIMARY_BUS, 3, 0xffffff);
+	sem_header(SEM(f));
 	f->next_cap = 0x40;
 	f->next_ext = 0x100;
 	s->fn[s->nfn++] = f;
@@ -251,7 +233,6 @@ uint8_t sim_add_pcie(struct sim_fn *f, uint8_t type, uint32_t devcap,
 		     uint32_t lnkcap, uint16_t lnkctl, uint16_t lnksta)
 {
 	uint8_t pos = sim_add_cap(f, PCI_CAP_ID_EXP, 0x3c);
-	uint16_t rw = PCI_EXP_LNKCTL_CCC | PCI_EXP_LNKCTL_ES | PCI_EXP_LNKCTL_RCB;
 
 	f->pcie = pos;
 	sim_poke(f, pos + PCI_EXP_FLAGS, 2, (uint32_t)(type << 4) | 2);
@@ -259,18 +240,8 @@ uint8_t sim_add_pcie(struct sim_fn *f, uint8_t type, uint32_t devcap,
 	sim_poke(f, pos + PCI_EXP_LNKCAP, 4, lnkcap);
 	sim_poke(f, pos + PCI_EXP_LNKCTL, 2, lnkctl);
 	sim_poke(f, pos + PCI_EXP_LNKSTA, 2, lnksta);
-	if (lnkcap & PCI_EXP_LNKCAP_ASPM_L0S)
-		rw |= PCI_EXP_LNKCTL_ASPM_L0S;
-	if (lnkcap & PCI_EXP_LNKCAP_ASPM_L1)
-		rw |= PCI_EXP_LNKCTL_ASPM_L1;
-	if (lnkcap & PCI_EXP_LNKCAP_CLKPM)
-		rw |= PCI_EXP_LNKCTL_CLKREQ_EN;
-	if (type == PCI_EXP_TYPE_ROOT_PORT || type == PCI_EXP_TYPE_DOWNSTREAM ||
-	    type == PCI_EXP_TYPE_PCIE_BRIDGE)
-		rw |= PCI_EXP_LNKCTL_RL;
-	set_mask(f->rw, pos + PCI_EXP_LNKCTL, 2, rw);
-	set_mask(f->w1c, pos + PCI_EXP_LNKSTA, 2, 0xc000);
-	set_mask(f->rw, pos + PCI_EXP_DEVCTL, 2, 0xffff);
+	/* masks from what was just written in LNKCAP and the port type */
+	sem_pcie(SEM(f), pos);
 	return pos;
 }
 
@@ -282,25 +253,30 @@ uint16_t sim_add_l1ss(struct sim_fn *f, uint32_t cap, uint32_t ctl1)
 	sim_poke(f, pos + PCI_L1SS_CAP, 4, cap);
 	sim_poke(f, pos + PCI_L1SS_CTL1, 4, ctl1);
 	/* enables writable where supported; timing fields writable */
-	set_mask(f->rw, pos + PCI_L1SS_CTL1, 4, (cap & 0xf) | 0xe3ffff00);
-	set_mask(f->rw, pos + PCI_L1SS_CTL2, 4, 0xfb);
+	sem_l1ss(SEM(f), pos);
 	return pos;
 }
 
 /* LTR Mechanism Supported in Device Capabilities 2 (PCIe r5.0 7.5.3.15) */
 void sim_set_ltr_mech(struct sim_fn *f)
 {
-	if (f->pcie)
-		sim_poke(f, f->pcie + PCI_EXP_DEVCAP2, 4,
-			 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | PCI_EXP_DEVCAP2_LTR);
+	if (!f->pcie)
+		return;
+	sim_poke(f, f->pcie + PCI_EXP_DEVCAP2, 4,
+		 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | PCI_EXP_DEVCAP2_LTR);
+	sem_devctl2(SEM(f), f->pcie);
 }
 
 /* the LTR extended capability, and the Device Capabilities 2 bit that
  * a function with it advertises */
 uint16_t sim_add_ltr(struct sim_fn *f)
 {
+	uint16_t pos;
+
 	sim_set_ltr_mech(f);
-	return sim_add_ext_cap(f, PCI_EXT_CAP_ID_LTR, 8);
+	pos = sim_add_ext_cap(f, PCI_EXT_CAP_ID_LTR, 8);
+	sem_ltr(SEM(f), pos);
+	return pos;
 }
 
 void sim_ignore_aspm(struct sim_fn *f)
@@ -317,6 +293,7 @@ void sim_set_ari_fwd(struct sim_fn *f)
 		 sim_peek(f, f->pcie + PCI_EXP_DEVCAP2, 4) | PCI_EXP_DEVCAP2_ARI);
 	sim_poke(f, f->pcie + PCI_EXP_DEVCTL2, 2,
 		 sim_peek(f, f->pcie + PCI_EXP_DEVCTL2, 2) | PCI_EXP_DEVCTL2_ARI);
+	sem_devctl2(SEM(f), f->pcie);
 }
 
 /* ARI Extended Capability: Next Function Number in bits 15:8
