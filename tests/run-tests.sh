@@ -29,6 +29,8 @@ suite() {
 suite build make --no-print-directory all
 [ -f "$BUILD/aspmctl.efi" ] && echo "build 1 0" >"$results/build.count" || echo "build 0 1" >"$results/build.count"
 suite unit make --no-print-directory unit
+# the one parser of docs/records.md (tests/lib/records.py) and its unit tests
+suite records python3 tests/lib/run-unittests.py --name records --results "$results"
 suite kernel linux/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
 suite kernel-series linux/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"

@@ -18,6 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import records  # noqa: E402
 import testlib  # noqa: E402
 
 out, root, guid, dumpfile, kernel_mode, have_stub = sys.argv[1:7]
@@ -93,9 +94,14 @@ def done_ok(lines):
         re.match(r"^aspmctl: '\w+' from a boot entry starts no next loader", l) for l in lines))
 
 
+def of_kind(lines, kind):
+    """The records of one kind among lines (docs/records.md, tests/lib/records.py)."""
+    return records.parse_all(lines, (kind,))
+
+
 def summary(lines):
-    s = [l for l in lines if l.startswith('aspm summary ')]
-    return s[-1][len('aspm summary '):] if s else None
+    s = of_kind(lines, 'summary')
+    return s[-1].rest if s else None
 
 
 def init_section(lines, name):
@@ -189,25 +195,28 @@ for name, expect, must, cmd in cases:
 
 # content of the good ones
 sl = lambda n: secs.get(n, {}).get('lines', [])
-plan_w = [l for l in sl('plan') if l.startswith('aspm write ')]
-say(plan_w and all(l.endswith(' planned') for l in plan_w)
-    and any('override=force' in l for l in sl('plan') if l.startswith('aspm decision')),
+plan_w = of_kind(sl('plan'), 'write')
+say(plan_w and all(w.words[-1] == 'planned' for w in plan_w)
+    and any(d.get('override') == 'force' for d in of_kind(sl('plan'), 'decision')),
     f'shell: plan --policy force: {len(plan_w)} planned writes, none made')
-stats = [l for l in sl('apply') if l.startswith('aspm stats')]
-say(any('action=clear' in l for l in sl('apply') if l.startswith('aspm decision'))
-    and stats and ' writes=0 ' in stats[0],
+stats = of_kind(sl('apply'), 'stats')
+say(any(d.get('action') == 'clear' for d in of_kind(sl('apply'), 'decision'))
+    and stats and stats[0].get('writes') == '0',
     'shell: apply --policy clear: action=clear, nothing to write on QEMU (ASPM already off): '
-    + (stats[0] if stats else 'no stats line'))
-td = [l for l in sl('remove') if l.startswith('aspm teardown ')]
-say(len(td) == 1 and 'dev=0000:04:00.0' in td[0] and 'written=0' in td[0],
-    'shell: remove 0000:04:00.0 (no --apply) predicts the teardown: ' + (td[0] if td else 'no record'))
+    + (stats[0].line if stats else 'no stats line'))
+td = of_kind(sl('remove'), 'teardown')
+say(len(td) == 1 and td[0].get('dev') == '0000:04:00.0' and td[0].get('written') == '0',
+    'shell: remove 0000:04:00.0 (no --apply) predicts the teardown: ' + (td[0].line if td else 'no record'))
 help_text = '\n'.join(sl('help'))
-src = read(os.path.join(root, 'efi', 'cli.c')) or ''
+# the command line's parser: app/cli.c, or efi/cli.c before the UEFI-free
+# part of the app moved to app/
+cli_c = next((c for c in ('app/cli.c', 'efi/cli.c') if os.path.exists(os.path.join(root, c))), 'efi/cli.c')
+src = read(os.path.join(root, cli_c)) or ''
 cmds = re.findall(r'\{ "([a-z]+)", CLI_', src)
 opts = sorted(set(re.findall(r'str_cmp\(a, "(--?[a-z-]+)"\)', src)))
 missing = [w for w in cmds + opts if not re.search(r'(^|[\s,|])' + re.escape(w) + r'($|[\s,|])', help_text)]
 say(cmds and opts and not missing,
-    f'shell: -h lists all {len(cmds)} commands and {len(opts)} options of efi/cli.c'
+    f'shell: -h lists all {len(cmds)} commands and {len(opts)} options of {cli_c}'
     + (f'; missing: {" ".join(missing)}' if missing else ''))
 wide = [l for l in sl('help') if len(l) > 80]
 say(sl('help') and not wide, 'shell: -h fits 80 columns' + (f'; {len(wide)} wider lines' if wide else ''))
@@ -215,7 +224,7 @@ say(sl('help') and not wide, 'shell: -h fits 80 columns' + (f'; {len(wide)} wide
 # ("aspm ...", "fn ...") are single long lines by design, one per fact,
 # for grep (README "Output")
 for n in ('report', 'report-v', 'plan'):
-    human = [l for l in sl(n) if not l.startswith('aspm ') and not l.startswith('fn ')]
+    human = [l for l in sl(n) if records.parse(l) is None]
     wide = [l for l in human if len(l) > 80]
     recs = len(sl(n)) - len(human)
     say(human and recs and not wide,
@@ -253,15 +262,15 @@ say(err and '\\nope.efi' in err[0] and 'aspmctl: returning to the boot manager' 
 
 # ================================================================ 5a. fadt then Linux (Shell)
 s = sl('fadt-set')
-fl = [l for l in s if l.startswith('aspm fadt ')]
+fl = of_kind(s, 'fadt')
 good = bool(fl)
-for l in fl:
-    m = re.search(r'before=0x([0-9a-f]+) after=0x([0-9a-f]+) result=(\S+)', l)
-    good = good and bool(m) and m.group(3) == 'ok' and int(m.group(2), 16) == int(m.group(1), 16) | 0x10
+for f in fl:
+    good = (good and 'before' in f and 'after' in f and f.get('result') == 'ok'
+            and int(f['after'], 16) == int(f['before'], 16) | 0x10)
 say(good, f'shell: fadt --set-no-aspm: {len(fl)} FADT(s) patched, bit 4 set, result=ok'
-    + (': ' + fl[0] if fl else ''))
+    + (': ' + fl[0].line if fl else ''))
 s = sl('report-fadt')
-say(any('fadt-no-aspm=1' in l for l in s if l.startswith('aspm decision')),
+say(any(d.get('fadt-no-aspm') == '1' for d in of_kind(s, 'decision')),
     'shell: report after the patch reads FADT no-ASPM=1 (aspm decision fadt-no-aspm=1)')
 if have_kernel:
     k = after(shell, r'^product-end report-fadt ')
@@ -315,9 +324,9 @@ for name, what in (('report', 'report (aspmctl.conf)'), ('plan', 'plan --policy 
         continue
     extra = len(w) - len(base)
     same = w == base
-    planned = len([l for l in lines if l.startswith('aspm write ') and l.endswith(' planned')])
-    st = [l for l in lines if l.startswith('aspm stats ')]
-    say(same and done_ok(lines) and st and ' writes=0 ' in st[0],
+    planned = len([x for x in of_kind(lines, 'write') if x.words[-1] == 'planned'])
+    st = of_kind(lines, 'stats')
+    say(same and done_ok(lines) and st and st[0].get('writes') == '0',
         f'{name}: zero config writes: trace has the baseline\'s {len(base)} writes and '
         + ('nothing else' if same else f'{extra:+d} (first difference at #{first_diff(w, base)})')
         + (f'; {planned} writes planned, none made' if name == 'plan' else ''))
@@ -328,11 +337,10 @@ okb = boot('apply', 'apply --policy force (aspmctl.conf), trace')
 w = trace_writes('apply')
 lines = serial('apply')
 app_w = []
-for l in lines:
-    m = re.match(r'^aspm write ([0-9a-f]{4}):([0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) off=0x([0-9a-f]+) '
-                 r'width=(\d) old=0x([0-9a-f]+) new=0x([0-9a-f]+) .* (ok|ignored)$', l)
-    if m:
-        app_w.append((m.group(2), int(m.group(3), 16), int(m.group(6), 16)))
+for x in of_kind(lines, 'write'):
+    if x.words[-1] in ('ok', 'ignored'):
+        # the trace names functions BB:DD.F (one segment)
+        app_w.append((x.words[0][5:], int(x['off'], 16), int(x['new'], 16)))
 if base is None or w is None or not okb:
     say(False, 'apply: writes in the trace: no trace or no baseline')
 else:
@@ -344,10 +352,10 @@ else:
         f'{len(app_w)} "aspm write" lines, same address/offset/value, same order'
         + ('' if tail == app_w else f'; first difference at #{first_diff(tail, app_w)}: '
            f'trace {tail[first_diff(tail, app_w):][:1]} app {app_w[first_diff(tail, app_w):][:1]}'))
-    st = [l for l in lines if l.startswith('aspm stats ')]
-    m = re.search(r' writes=(\d+) ', st[0]) if st else None
-    say(m and int(m.group(1)) == len(tail),
-        f'apply: the app\'s own count (aspm stats writes={m.group(1) if m else "?"}) equals the trace\'s')
+    st = of_kind(lines, 'stats')
+    n = st[0].get('writes', '') if st else ''
+    say(n.isdigit() and int(n) == len(tail),
+        f'apply: the app\'s own count (aspm stats writes={n if n.isdigit() else "?"}) equals the trace\'s')
 
 # ================================================================ 6. dump vs lspci -F
 def parse_lspci(text):
@@ -404,11 +412,10 @@ def app_ns(s):
 
 
 fnrec = {}
-for l in sl('report'):
-    m = re.match(r'^fn (\S+) id=(\S+) class=\S+ type=(\S+) parent=(\S+) .*flags=(\S+)', l)
-    if m:
-        fnrec[m.group(1)] = {'id': m.group(2), 'type': m.group(3), 'parent': m.group(4),
-                             'flags': m.group(5).split(',')}
+for x in of_kind(sl('report'), 'fn'):
+    if all(k in x for k in ('id', 'class', 'type', 'parent', 'flags')):
+        fnrec[x.words[0]] = {'id': x['id'], 'type': x['type'], 'parent': x['parent'],
+                             'flags': x['flags'].split(',')}
 wrote = [l for l in sl('dump') if l.startswith('aspmctl: wrote ')]
 m = re.search(r'\((\d+) bytes\)', wrote[0]) if wrote else None
 data = open(dumpfile, 'rb').read() if os.path.exists(dumpfile) else None
@@ -439,10 +446,8 @@ if data is not None:
     # every PCIe function: the app's own LNKCAP/LNKCTL decoding (the dump
     # command's "aspm fn-link" records) against lspci's
     fl = {}
-    for l in sl('dump'):
-        m = re.match(r'^aspm fn-link (\S+) (.*)$', l)
-        if m:
-            fl[m.group(1)] = dict(kv.split('=', 1) for kv in m.group(2).split())
+    for x in of_kind(sl('dump'), 'fn-link'):
+        fl[x.words[0]] = x.fields
     nolink = [b for b in pcie if b not in fl]
     say(pcie and not nolink and set(fl) <= set(pcie),
         f'dump: an "aspm fn-link" record for each of the {len(pcie)} PCIe functions ({len(fl)} records)'
@@ -488,10 +493,9 @@ if data is not None:
             c = next((x for x in rv[i + 3:i + 5] if x.startswith('  clock PM capable')), '')
             links.append((m.group(1), m.group(2), a, b, c))
     recs = {}
-    for l in sl('report-v'):
-        m = re.match(r'^aspm link up=(\S+) down=(\S+) .*support=(\S+) bios=(\S+)', l)
-        if m:
-            recs[(m.group(1), m.group(2))] = (m.group(3), m.group(4))
+    for x in of_kind(sl('report-v'), 'link'):
+        if all(k in x for k in ('up', 'down', 'support', 'bios')):
+            recs[(x['up'], x['down'])] = (x['support'], x['bios'])
     say(links and len(links) == len(recs), f'dump: report -v has {len(links)} links in its table and {len(recs)} aspm link records')
     for up, dn, a, b, c in links:
         U, D = lsp.get(up, {}), lsp.get(dn, {})
@@ -530,17 +534,16 @@ if data is not None:
     # every function the plan would write: Link Control offset and its old value
     bad = []
     pw = 0
-    for l in sl('plan'):
-        m = re.match(r'^aspm write (\S+) off=0x([0-9a-f]+) width=\d old=0x([0-9a-f]+) ', l)
-        if not m:
+    for x in of_kind(sl('plan'), 'write'):
+        if 'off' not in x or 'old' not in x:
             continue
         pw += 1
-        f = lsp.get(m.group(1), {})
-        old = int(m.group(3), 16)
+        f = lsp.get(x.words[0], {})
+        old = int(x['old'], 16)
         ctl = lspci_ctl(f)
         exp = {0: 'off', 1: 'L0s', 2: 'L1', 3: 'L0s+L1'}[old & 3]
-        if f.get('express') is None or int(m.group(2), 16) != f['express'] + 0x10 or not ctl or ctl.split()[0] != exp:
-            bad.append(f'{m.group(1)} off=0x{m.group(2)} old={exp} lspci Express@{f.get("express")} LnkCtl {ctl}')
+        if f.get('express') is None or int(x['off'], 16) != f['express'] + 0x10 or not ctl or ctl.split()[0] != exp:
+            bad.append(f'{x.words[0]} off={x["off"]} old={exp} lspci Express@{f.get("express")} LnkCtl {ctl}')
     say(pw and not bad, f'dump/lspci: all {pw} planned writes hit Link Control (Express cap + 0x10) and their old= ASPM '
         'state is what lspci decodes' + ('; ' + '; '.join(bad) if bad else ''))
     # the apply trace writes hit Link Control too
@@ -562,12 +565,12 @@ if have_stub:
     res = read(os.path.join(out, 'chain-stub', 'boot.txt'))
     say(res is not None, 'chain-stub: \\EFI\\aspmctl\\results\\boot.txt exists on the boot disk')
     flines = (res or '').replace('\r', '').splitlines()
-    con_links = [l for l in lines if l.startswith('aspm link ')]
-    file_links = [l for l in flines if l.startswith('aspm link ')]
+    con_links = [x.line for x in of_kind(lines, 'link')]
+    file_links = [x.line for x in of_kind(flines, 'link')]
     say(con_links and con_links == file_links,
         f'chain-stub: boot.txt has the same {len(file_links)} aspm link records as the console ({len(con_links)})')
-    con_rec = [l for l in lines if l.startswith('aspm ')]
-    file_rec = [l for l in flines if l.startswith('aspm ')]
+    con_rec = [x.line for x in records.parse_all(lines) if x.kind != 'fn']
+    file_rec = [x.line for x in records.parse_all(flines) if x.kind != 'fn']
     say(con_rec and con_rec == file_rec,
         f'chain-stub: boot.txt has all {len(con_rec)} "aspm" records of the console, in order (decision, link, write, stats, summary)')
 
@@ -577,7 +580,7 @@ if have_stub:
     say(err and 'line 2' in err[0], 'bad-conf: malformed aspmctl.conf reported with its line: '
         + (err[0] if err else 'no message'))
     say('aspmctl: configuration unusable: ASPM left as it is' in lines
-        and not any(l.startswith('aspm write ') for l in lines),
+        and not of_kind(lines, 'write'),
         'bad-conf: policy skipped, no config write')
     say(stub_saw(lines, 'after bad syntax'), 'bad-conf: the next loader of the file still starts, with its options')
     s = summary(lines) or ''
@@ -616,12 +619,12 @@ if have_kernel and have_stub:
 
     okb = boot('chain-linux-fadt', 'BOOTX64 boot mode, emulate-fadt = set-no-aspm -> Linux')
     lines = serial('chain-linux-fadt')
-    fl = [l for l in lines if l.startswith('aspm fadt ')]
-    say(fl and all('result=ok' in l and re.search(r'after=0x[0-9a-f]*[13579bdf][0-9a-f]\b', l) for l in fl),
-        f'chain-linux-fadt: app patched {len(fl)} FADT(s): ' + (fl[0] if fl else 'no aspm fadt line'))
-    dec = [l for l in lines if l.startswith('aspm decision ')]
-    say(dec and 'fadt-no-aspm=1' in dec[0] and 'action=clear' in dec[0],
-        'chain-linux-fadt: the app\'s own decision sees it: ' + (dec[0] if dec else 'none'))
+    fl = of_kind(lines, 'fadt')
+    say(fl and all(f.get('result') == 'ok' and int(f.get('after', '0'), 16) & 0x10 for f in fl),
+        f'chain-linux-fadt: app patched {len(fl)} FADT(s): ' + (fl[0].line if fl else 'no aspm fadt line'))
+    dec = of_kind(lines, 'decision')
+    say(dec and dec[0].get('fadt-no-aspm') == '1' and dec[0].get('action') == 'clear',
+        'chain-linux-fadt: the app\'s own decision sees it: ' + (dec[0].line if dec else 'none'))
     linux_checks('chain-linux-fadt', lines, kopts + ' aspmctl.product=chain-linux-fadt')
     say(any(FADT_MSG in l for l in after(lines, r'^aspmctl: starting ')),
         f'chain-linux-fadt: the kernel logs "{FADT_MSG}"')
