@@ -118,7 +118,7 @@ fuzz:
 
 # kernel tree, patch series, initramfs (issue 5 work in progress): see linux/kernel.mk
 include linux/kernel.mk
-include linux/simmod/xcheck.mk
+include tests/xcheck/xcheck.mk
 # the QEMU matrix: app vs patched/unpatched kernel, cell by cell
 include tests/matrix/matrix.mk
 include tests/bench/bench.mk

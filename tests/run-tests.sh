@@ -31,9 +31,9 @@ suite build make --no-print-directory all
 suite unit make --no-print-directory unit
 # the one parser of docs/records.md (tests/lib/records.py) and its unit tests
 suite records python3 tests/lib/run-unittests.py --name records --results "$results"
-suite kernel linux/test-kernel.sh --results "$results"
+suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
-suite kernel-series linux/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
+suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
 # the app's engine vs Linux's aspm.c on the same simulated hardware (issue 9)
 suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"

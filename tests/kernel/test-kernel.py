@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Boot-time cells of linux/test-kernel.sh: boots the patched and the
+# Boot-time cells of tests/kernel/test-kernel.sh: boots the patched and the
 # unpatched kernel of the current series in QEMU (linux/boot-test.sh) on
 # tests/qemu/topologies/default.topo under each policy, with QEMU's
 # pci_cfg_write trace, removes devices through sysfs, and checks:
@@ -16,7 +16,7 @@
 #     expected results.
 # Prints one "ok NAME" or "FAIL NAME: why" line per check.
 #
-# Usage: linux/test-kernel.py --out DIR
+# Usage: tests/kernel/test-kernel.py --out DIR
 
 import argparse
 import os
@@ -25,12 +25,12 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import records  # noqa: E402
 import testlib  # noqa: E402
 
-LINUX = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(LINUX)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LINUX = os.path.join(REPO, "linux")
 TOPO = os.path.join(REPO, "tests/qemu/topologies/default.topo")
 # a link with a conventional PCI function (blacklisted by 6.1's sanity check)
 TOPO_BL = os.path.join(REPO, "tests/qemu/topologies/pci-below-rp.topo")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Register-level cross-check, guest side and comparison (run by
-# linux/simmod/xcheck.sh, which builds everything first).
+# tests/xcheck/xcheck.sh, which builds everything first).
 #
 # For each kernel (patched, unpatched) and each group of scenarios (the
 # kernel command line: keep, force, fadt) it boots the kernel in QEMU with
@@ -40,8 +40,9 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LINUX = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(LINUX, "..", "tests", "lib"))
+REPO = os.path.dirname(os.path.dirname(HERE))
+LINUX = os.path.join(REPO, "linux")
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 import records  # noqa: E402
 DYNDBG = 'dyndbg="file aspm.c +p"'
 FACP_CMD = "od -An -tx1 -v /sys/firmware/acpi/tables/FACP"
@@ -206,7 +207,7 @@ def env():
 
 
 def load_test_kernel():
-    spec = importlib.util.spec_from_file_location("test_kernel", os.path.join(LINUX, "test-kernel.py"))
+    spec = importlib.util.spec_from_file_location("test_kernel", os.path.join(REPO, "tests", "kernel", "test-kernel.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
