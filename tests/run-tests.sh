@@ -31,6 +31,8 @@ suite build make --no-print-directory all
 suite unit make --no-print-directory unit
 # the one parser of docs/records.md (tests/lib/records.py) and its unit tests
 suite records python3 tests/lib/run-unittests.py --name records --results "$results"
+# every tracked .py compiles and passes pyflakes; no Python in shell heredocs
+suite lint python3 tests/lint/lint.py --results "$results"
 suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
 suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
