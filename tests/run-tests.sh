@@ -36,7 +36,7 @@ suite lint python3 tests/lint/lint.py --results "$results"
 suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
 suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
-# the app's engine vs Linux's aspm.c on the same simulated hardware (issue 9)
+# the app's engine vs Linux's aspm.c on the same simulated hardware (docs/xcheck.md)
 suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
 suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"

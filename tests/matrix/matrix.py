@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The QEMU matrix (issue 6): boots every cell of tests/matrix/cells.tsv
-# (topology x FADT flag x policy x OS stage x event) in parallel, each with
+# The QEMU matrix, the app against the kernels: boots every cell of
+# tests/matrix/cells.tsv (topology x FADT flag x policy x OS stage x event)
+# in parallel, each with
 # its own output directory (run.sh: OVMF vars copy, ESP, serial log,
 # pci_cfg trace, QMP socket, hard timeout), then cross-checks the app's
 # records, the kernel's records and the Link Control writes in QEMU's trace.

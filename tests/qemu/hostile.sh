@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Hostile firmware tables in QEMU, boot mode (issue 8): aspmctl.efi runs as
+# Hostile firmware tables in QEMU, boot mode: aspmctl.efi runs as
 # \EFI\BOOT\BOOTX64.EFI with an aspmctl.conf saying "command = boot" and
 # next = \stub.efi, on OVMF's ACPI plus one table added with -acpitable.
 # For every case: the app's messages, no config write beyond the planned

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# QEMU product tests of aspmctl.efi (issue 4): the UEFI Shell tool, the
+# QEMU product tests of aspmctl.efi: the UEFI Shell tool, the
 # chainloader in front of the efi-stub and of a Linux kernel, FADT emulation,
 # config-write accounting from QEMU's pci_cfg trace, the lspci -F dump and
 # the boot-mode error paths.  One line "ok|FAIL <what>" per check; writes
