@@ -222,7 +222,7 @@ wide = [l for l in sl('help') if len(l) > 80]
 say(sl('help') and not wide, 'shell: -h fits 80 columns' + (f'; {len(wide)} wider lines' if wide else ''))
 # the report is for people on an 80-column serial console; the records
 # ("aspm ...", "fn ...") are single long lines by design, one per fact,
-# for grep (README "Output")
+# for grep (README "Results, records and output")
 for n in ('report', 'report-v', 'plan'):
     human = [l for l in sl(n) if records.parse(l) is None]
     wide = [l for l in human if len(l) > 80]
