@@ -121,9 +121,10 @@ fuzz:
 	@scripts/install-deps.sh fuzz
 	tests/fuzz/run.sh --time $(FUZZ_TIME) --out $(BUILD)/fuzz --results $(BUILD)/results
 
-# kernel tree, patch series, initramfs (issue 5 work in progress): see linux/kernel.mk
+# the test kernels (Debian tree, patch series, initramfs): see linux/kernel.mk
+# and linux/README.md
 include linux/kernel.mk
-include linux/simmod/xcheck.mk
+include tests/xcheck/xcheck.mk
 # the QEMU matrix: app vs patched/unpatched kernel, cell by cell
 include tests/matrix/matrix.mk
 include tests/bench/bench.mk

@@ -4,7 +4,7 @@
  * command runs with which settings. Errors are negative AE_* codes;
  * efi/main.c turns them into EFI_STATUS.
  *
- * Precedence (README "Configuration"):
+ * Precedence (README "The configuration file"):
  *   built-in defaults < aspmctl.conf < arguments (Shell) / load options.
  * The command: the arguments' if any; else, in a boot entry, the file's
  * "command" (default boot); in the UEFI Shell the file's "command" is

@@ -13,7 +13,7 @@
 #
 # Usage: linux/fetch-tree.sh [--no-install] [--patched-only] [--prune]
 #   --no-install  do not call scripts/install-deps.sh
-#   --patched-only  prepare the patched tree only (linux/test-fetch-fail.sh)
+#   --patched-only  prepare the patched tree only (tests/kernel/test-fetch-fail.sh)
 #   --prune       only delete the other keys and the tree sets left unused
 # Prints the key (the series directory) on stdout.
 

@@ -5,7 +5,7 @@
 # KUnit suite for the ASPM decision") from the shared decision-table
 # vectors, so that the app's unit tests and the kernel's KUnit suite run
 # the same rows. The patch carries the output as
-# drivers/pci/pcie/aspm_test_vectors.h; linux/test-kernel.sh checks that
+# drivers/pci/pcie/aspm_test_vectors.h; tests/kernel/test-kernel.sh checks that
 # the header in linux/patches/ is exactly what this script prints.
 #
 # Usage: linux/gen-kunit-vectors.sh [TSV]   (default tests/vectors/decision.tsv)

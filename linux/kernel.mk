@@ -13,7 +13,7 @@
 #                               (KBOOT_APPEND="..." adds to the command line,
 #                                KBOOT_TIMEOUT=seconds, KBOOT_ARGS=script options)
 #   make kernel-series          each patch builds and boots on its own
-#                               (linux/test-series.sh, incremental)
+#                               (tests/kernel/test-series.sh, incremental)
 #   make kernel-env             print the variables below as NAME=value
 #   make kernel-prune           delete the cache's other series directories
 #   make kernel-clean           delete this series' trees and builds
@@ -69,7 +69,7 @@ kernel-boot kernel-boot-unpatched:
 		$(if $(strip $(KBOOT_APPEND)),--append '$(KBOOT_APPEND)') $(KBOOT_ARGS)
 
 kernel-series:
-	@$(KLINUX)/test-series.sh
+	@$(KLINUX)/../tests/kernel/test-series.sh
 
 kernel-env:
 	@$(KLINUX)/kernel-env.sh

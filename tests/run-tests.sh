@@ -29,10 +29,14 @@ suite() {
 suite build make --no-print-directory all
 [ -f "$BUILD/aspmctl.efi" ] && echo "build 1 0" >"$results/build.count" || echo "build 0 1" >"$results/build.count"
 suite unit make --no-print-directory unit
-suite kernel linux/test-kernel.sh --results "$results"
+# the one parser of docs/records.md (tests/lib/records.py) and its unit tests
+suite records python3 tests/lib/run-unittests.py --name records --results "$results"
+# every tracked .py compiles and passes pyflakes; no Python in shell heredocs
+suite lint python3 tests/lint/lint.py --results "$results"
+suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
-suite kernel-series linux/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
-# the app's engine vs Linux's aspm.c on the same simulated hardware (issue 9)
+suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
+# the app's engine vs Linux's aspm.c on the same simulated hardware (docs/xcheck.md)
 suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
 suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"

@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(REPO, 'tests', 'qemu'))
 sys.path.insert(0, os.path.join(REPO, 'tests', 'lib'))
 sys.path.insert(0, HERE)
 import expect            # noqa: E402  (tests/qemu/expect.py)
+import records           # noqa: E402  (tests/lib/records.py)
 import testlib           # noqa: E402  (tests/lib/testlib.py)
 import minreads          # noqa: E402
 import plot              # noqa: E402
@@ -248,9 +249,6 @@ def diff(a, b):
 read = testlib.read_text
 
 
-STATS_RE = re.compile(r'^aspm stats reads=(\d+) writes=(\d+) .*time=(\S+) enum-time=(\S+)')
-
-
 def ms(s):
     m = re.match(r'^([0-9.]+)(ns|us|ms|s)$', s)
     if not m:
@@ -275,11 +273,11 @@ def serial_sections(serial):
 
 
 def app_stats(lines):
-    for l in lines:
-        m = STATS_RE.match(l)
-        if m:
-            return dict(reads=int(m.group(1)), writes=int(m.group(2)),
-                        time_ms=ms(m.group(3)), enum_ms=ms(m.group(4)))
+    """The first complete `aspm stats` record (docs/records.md)."""
+    for r in records.parse_all(lines, ('stats',)):
+        if all(k in r for k in ('reads', 'writes', 'time', 'enum-time')):
+            return dict(reads=int(r['reads']), writes=int(r['writes']),
+                        time_ms=ms(r['time']), enum_ms=ms(r['enum-time']))
     return None
 
 
@@ -341,7 +339,7 @@ def analyze_shell(n, topo, a, problems):
                                     (n, p, st['writes'], c['ecam_w'] + c['cf8_w']))
         res[p] = ph
     # --scan full must find what bridge-following found, and every expected function
-    fnset = lambda p: {l.split()[1] for l in secs.get(p, []) if l.startswith('fn ') and len(l.split()) > 1}
+    fnset = lambda p: {r.words[0] for r in records.parse_all(secs.get(p, []), ('fn',)) if r.words}
     want = {f['addr'] for f in expect.expectation(topo)[0]}
     for p in ('report', 'full', 'apply'):
         if p in secs and fnset(p) != want:

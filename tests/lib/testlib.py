@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Helpers shared by the Python test drivers (linux/test-kernel.py,
-tests/matrix/matrix.py, the checker inside tests/qemu/product.sh).
+"""Helpers shared by the Python test drivers (tests/kernel/test-kernel.py,
+tests/matrix/matrix.py, tests/qemu/product_check.py, tests/bench/bench.py).
+Record lines (docs/records.md) are parsed by records.py, beside this file.
 
     sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
     import testlib
@@ -9,6 +10,8 @@ import os
 import re
 import shlex
 import subprocess
+
+import records
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -61,11 +64,6 @@ def read_text(path):
         return ""
 
 
-def kv(fields):
-    """NAME=value fields as a dict; fields without '=' are skipped."""
-    return dict(x.split("=", 1) for x in fields if "=" in x)
-
-
 def init_section(serial, name):
     """The text between "=== aspmctl-init: begin NAME ===" and its end line,
     as linux/initramfs/init prints it; None when the section is missing."""
@@ -81,19 +79,8 @@ def pci_map(serial):
     for line in (init_section(serial, "pci") or "").splitlines():
         f = line.split()
         if len(f) >= 2 and f[0] == "pci":
-            fns[f[1]] = kv(f[2:])
+            fns[f[1]] = records.fields(f[2:])
     return fns
-
-
-def kernel_records(serial):
-    """The kernel's "aspm decision/link/teardown" records (docs/records.md)
-    from the init's "dmesg" section, in order: [(kind, {key: value})]."""
-    recs = []
-    for line in (init_section(serial, "dmesg") or "").splitlines():
-        m = re.search(r": aspm (link|teardown|decision) (.*)$", line)
-        if m:
-            recs.append((m.group(1), kv(m.group(2).split())))
-    return recs
 
 
 TRACE_WRITE = re.compile(r"pci_cfg_write \S+ ([0-9a-f]+):([0-9a-f]+)\.([0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)")

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The QEMU matrix (issue 6): boots every cell of tests/matrix/cells.tsv
-# (topology x FADT flag x policy x OS stage x event) in parallel, each with
+# The QEMU matrix, the app against the kernels: boots every cell of
+# tests/matrix/cells.tsv (topology x FADT flag x policy x OS stage x event)
+# in parallel, each with
 # its own output directory (run.sh: OVMF vars copy, ESP, serial log,
 # pci_cfg trace, QMP socket, hard timeout), then cross-checks the app's
 # records, the kernel's records and the Link Control writes in QEMU's trace.
@@ -29,6 +30,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import records  # noqa: E402
 import testlib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -200,15 +202,14 @@ TYPES = {"root-port": "root_port", "endpoint": "endpoint", "legacy-endpoint": "l
          "pci": "pci", "pci-bridge": "pci"}
 
 
-kv = testlib.kv
 section = testlib.init_section
 pci_map = testlib.pci_map
 
 
 def kernel_records(serial):
     recs = dict(links=[], decision=[], teardown=[])
-    for kind, rec in testlib.kernel_records(serial):
-        recs[{"link": "links"}.get(kind, kind)].append(rec)
+    for r in records.kernel_records(section(serial, "dmesg") or ""):
+        recs[{"link": "links"}.get(r.kind, r.kind)].append(r.fields)
     return recs
 
 
@@ -232,25 +233,22 @@ def app_part(serial, stage):
 
 def app_records(lines):
     r = dict(fn={}, links=[], writes=[], decision=None, teardown=[], stats=None)
-    for l in lines:
-        f = l.split()
-        if not f:
-            continue
-        if f[0] == "fn" and len(f) > 1:
-            r["fn"][f[1]] = kv(f[2:])
-        elif l.startswith("aspm link "):
-            r["links"].append(kv(f[2:]))
-        elif l.startswith("aspm write "):
-            w = kv(f[3:])
-            w["bdf"] = f[2]
-            w["end"] = f[-1]
+    for rec in records.parse_all(lines):
+        if rec.kind == "fn":
+            r["fn"][rec.words[0]] = rec.fields
+        elif rec.kind == "link":
+            r["links"].append(rec.fields)
+        elif rec.kind == "write":
+            w = dict(rec.fields)
+            w["bdf"] = rec.words[0]
+            w["end"] = rec.words[-1]
             r["writes"].append(w)
-        elif l.startswith("aspm decision "):
-            r["decision"] = kv(f[2:])
-        elif l.startswith("aspm teardown "):
-            r["teardown"].append(kv(f[2:]))
-        elif l.startswith("aspm stats "):
-            r["stats"] = kv(f[2:])
+        elif rec.kind == "decision":
+            r["decision"] = rec.fields
+        elif rec.kind == "teardown":
+            r["teardown"].append(rec.fields)
+        elif rec.kind == "stats":
+            r["stats"] = rec.fields
     return r
 
 

@@ -32,8 +32,12 @@ there, `nfn` the number of functions there.
 """
 import argparse
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import records  # noqa: E402
 
 # ---------------------------------------------------------------- models
 # kind:
@@ -495,32 +499,18 @@ def check_shell(log_path, fns):
 
 
 # ---------------------------------------------------------------- app check
-REC_RE = re.compile(r'^\s*(fn|aspm link) (.*)$')
-
-
-def parse_fields(text):
-    fields, words = {}, text.split()
-    for w in words:
-        k, eq, v = w.partition('=')
-        if eq:
-            fields[k] = v
-        else:
-            fields.setdefault('_', []).append(w)
-    return fields
-
-
 def check_app(log_path, fns, lks):
     """Compare the app's `fn` and `aspm link` records (docs/records.md) with
     the expectation; one `ok`/`FAIL` line per check."""
     app_fns, app_links = {}, {}
     dup_fns, dup_links = [], []
     for line in open(log_path, errors='replace').read().splitlines():
-        m = REC_RE.match(line)
-        if not m:
+        r = records.parse(line.lstrip())    # (indented records count too)
+        if r is None or r.kind not in ('fn', 'link'):
             continue
-        f = parse_fields(m.group(2))
-        if m.group(1) == 'fn':
-            addr = (f.get('_') or ['?'])[0]
+        f = r.fields
+        if r.kind == 'fn':
+            addr = (r.args or ['?'])[0]
             (dup_fns if addr in app_fns else []).append(addr)
             app_fns[addr] = f
         else:

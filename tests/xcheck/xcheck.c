@@ -224,12 +224,12 @@ static void build_rootless_switch(struct sim *s)
 
 /*
  * group: the kernel command line the scenario runs under (index.tsv;
- * linux/simmod/xcheck.py maps it to kernel parameters):
+ * tests/xcheck/xcheck.py maps it to kernel parameters):
  *   fadt   FADT "no ASPM" bit + pcie_aspm.fadt=clear   app: FADT bit, fadt-mode clear
  *   force  pcie_aspm=force pcie_aspm.policy=powersave  app: --policy force
  *   clear  pcie_aspm=clear                              app: --policy clear
  *   keep   (nothing)                                    app: auto, FADT clear, _OSC granted
- * expected outcome per kernel (checked by linux/simmod/xcheck.py):
+ * expected outcome per kernel (checked by tests/xcheck/xcheck.py):
  *   app      final registers and the order of effective writes equal the app's
  *   patched  equal to what the patched kernel did (unpatched kernel)
  *   bios     every ASPM, CLKREQ# and L1 PM Substates enable as the BIOS left it

@@ -5,21 +5,22 @@
 # build (make kernel), every patch passes the tree's scripts/checkpatch.pl
 # without errors and with every warning explained below its --- line
 # (linux/checkpatch.sh), a broken patch is reported by name with the Debian
-# version (linux/test-fetch-fail.sh), the KUnit table in the series equals
+# version (tests/kernel/test-fetch-fail.sh), the KUnit table in the series equals
 # linux/gen-kunit-vectors.sh's output for tests/vectors/decision.tsv, and
 # both kernels boot in QEMU (TCG) on tests/qemu/topologies/default.topo
 # under each policy cell, with decision records, KUnit results and QEMU's
-# pci_cfg_write trace checked by linux/test-kernel.py.
+# pci_cfg_write trace checked by tests/kernel/test-kernel.py.
 #
-# Usage: linux/test-kernel.sh [--out DIR] [--results DIR] [--no-build]
+# Usage: tests/kernel/test-kernel.sh [--out DIR] [--results DIR] [--no-build]
 #   --out DIR      boot logs and traces (default build/kernel-test)
 #   --results DIR  where kernel.count goes (default build/results)
 #   --no-build     skip `make kernel` (use the kernels already built)
 # Writes "kernel P F" to RESULTS/kernel.count, prints "P passed, F failed".
 
 set -u
-LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$LINUX_DIR/.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+LINUX_DIR=$REPO/linux
 out=$REPO/build/kernel-test
 results=$REPO/build/results
 build=1
@@ -71,10 +72,10 @@ check checkpatch-refuses-unexplained sh -c '
 	sh "$LINUX_DIR" "$out" "$KERNEL_SRC_PATCHED"
 
 # fetch-tree.sh's stdout is the tree's path alone, even when it installs.
-check fetch-tree-stdout "$LINUX_DIR/test-fetch-stdout.sh"
+check fetch-tree-stdout "$HERE/test-fetch-stdout.sh"
 
 # A broken patch stops fetch-tree.sh with its name and the Debian version.
-check fetch-fail-message "$LINUX_DIR/test-fetch-fail.sh"
+check fetch-fail-message "$HERE/test-fetch-fail.sh"
 
 # One source of truth: the KUnit table the series carries is generated.
 check kunit-vectors sh -c '
@@ -88,7 +89,7 @@ check kunit-vectors sh -c '
 	sh "$LINUX_DIR" "$out" "$KERNEL_SRC_PATCHED"
 
 # Boots: python does the cells and prints one "ok/FAIL name" line per check.
-python3 "$LINUX_DIR/test-kernel.py" --out "$out" >"$out/cells.txt" 2>"$out/cells.err"
+python3 "$HERE/test-kernel.py" --out "$out" >"$out/cells.txt" 2>"$out/cells.err"
 rc=$?
 suite_count_file "$out/cells.txt" "$rc" test-kernel.py
 [ "$rc" = 0 ] || tail -n 20 "$out/cells.err"

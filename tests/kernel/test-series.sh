@@ -17,7 +17,7 @@
 # that symbol, the KUnit step gets it back). Run `make kernel` first (or
 # let this script run it without --no-build).
 #
-# Usage: linux/test-series.sh [--out DIR] [--results DIR] [--no-build]
+# Usage: tests/kernel/test-series.sh [--out DIR] [--results DIR] [--no-build]
 #   --out DIR      logs and boot output (default build/kernel-series)
 #   --results DIR  where kernel-series.count goes (default build/results)
 #   --no-build     do not run `make kernel` first
@@ -25,8 +25,8 @@
 # per-step build and boot times and "P passed, F failed".
 
 set -u
-LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$LINUX_DIR/.." && pwd)
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+LINUX_DIR=$REPO/linux
 out=$REPO/build/kernel-series
 results=$REPO/build/results
 build=1

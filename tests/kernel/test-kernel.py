@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Boot-time cells of linux/test-kernel.sh: boots the patched and the
+# Boot-time cells of tests/kernel/test-kernel.sh: boots the patched and the
 # unpatched kernel of the current series in QEMU (linux/boot-test.sh) on
 # tests/qemu/topologies/default.topo under each policy, with QEMU's
 # pci_cfg_write trace, removes devices through sysfs, and checks:
@@ -16,21 +16,21 @@
 #     expected results.
 # Prints one "ok NAME" or "FAIL NAME: why" line per check.
 #
-# Usage: linux/test-kernel.py --out DIR
+# Usage: tests/kernel/test-kernel.py --out DIR
 
 import argparse
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import records  # noqa: E402
 import testlib  # noqa: E402
 
-LINUX = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(LINUX)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LINUX = os.path.join(REPO, "linux")
 TOPO = os.path.join(REPO, "tests/qemu/topologies/default.topo")
 # a link with a conventional PCI function (blacklisted by 6.1's sanity check)
 TOPO_BL = os.path.join(REPO, "tests/qemu/topologies/pci-below-rp.topo")
@@ -96,8 +96,9 @@ def section(serial, name):
 pci_map = testlib.pci_map
 
 
-def records(serial):
-    return testlib.kernel_records(serial)
+def kernel_records(serial):
+    """The kernel's records in the init's dmesg section: [(kind, {field: value})]."""
+    return [(r.kind, r.fields) for r in records.kernel_records(section(serial, "dmesg"))]
 
 
 def lnkctl_writes(trace, fns, mark_dev=MARK_DEV):
@@ -185,7 +186,7 @@ def main():
                 continue
             fns = pci_map(serial)
             boot_w, after_w, marked = lnkctl_writes(trace, fns)
-            data[tag] = dict(serial=serial, fns=fns, recs=records(serial), boot=boot_w,
+            data[tag] = dict(serial=serial, fns=fns, recs=kernel_records(serial), boot=boot_w,
                              after=after_w, marked=marked)
             if tag == "patched-default":
                 dump = section(serial, "run.1").split("\n", 1)[1] if section(serial, "run.1") else ""
@@ -200,7 +201,7 @@ def main():
     times.append(secs)
     report("patched-quiet-boot", ok, "boot failed, see %s" % os.path.join(a.out, "patched-quiet"))
     if ok:
-        loud = [l for l in section(serial, "dmesg").splitlines() if re.search(r": aspm (link|decision|teardown) ", l)]
+        loud = [l for l in section(serial, "dmesg").splitlines() if records.parse_kernel(l) is not None]
         report("patched-quiet-no-records", not loud and "=== aspmctl-init: done ===" in serial,
                "records printed without dyndbg: %s" % loud[:2])
     # A blacklisted link (conventional PCI function below a root port) with
@@ -220,7 +221,7 @@ def main():
             if ok:
                 fns = pci_map(serial)
                 boot_w, after_w, marked = lnkctl_writes(trace, fns, MARK_DEV_BL)
-                data[tag] = dict(serial=serial, fns=fns, recs=records(serial), boot=boot_w,
+                data[tag] = dict(serial=serial, fns=fns, recs=kernel_records(serial), boot=boot_w,
                                  after=after_w, marked=marked)
     print("# boots: %d, %.0fs in all, %.1fs each on average" %
           (len(times), sum(times), sum(times) / max(len(times), 1)))

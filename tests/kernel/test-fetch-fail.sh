@@ -8,12 +8,12 @@
 # real one, so nothing is unpacked again. Needs `make kernel` to have made
 # the baseline.
 #
-# Usage: linux/test-fetch-fail.sh
+# Usage: tests/kernel/test-fetch-fail.sh
 # Exit status 0 when fetch-tree.sh failed with the expected message and
 # patches 0001 and 0002 were applied before it.
 
 set -eu
-LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
+LINUX_DIR=$(cd "$(dirname "$0")/../../linux" && pwd)
 . "$LINUX_DIR/lib.sh"
 linux_paths
 [ -f "$BASELINE_DIR/.ready" ] || die "no baseline in $BASELINE_DIR: run make kernel first"

@@ -2,19 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Register-level cross-check of the app's ASPM engine against Linux's own
-# drivers/pci/pcie/aspm.c (make xcheck; linux/simmod/README.md):
+# drivers/pci/pcie/aspm.c (make xcheck; docs/xcheck.md, linux/simmod/README.md):
 #   1. tests/xcheck/xcheck writes every scenario (NAME.sim) and the app's
 #      result on the host simulator (NAME.app),
 #   2. aspmsim.ko is built against the patched and the unpatched kernel
 #      (external module, in OUT, never in the source tree),
 #   3. an initramfs per kernel: the test initramfs plus the module and the
 #      scenarios,
-#   4. linux/simmod/xcheck.py boots each kernel once per group of scenarios
+#   4. tests/xcheck/xcheck.py boots each kernel once per group of scenarios
 #      and compares (ok/FAIL lines).
 # The kernels must be built (make kernel); unless --no-build, `make kernel`
 # runs first (a no-op when they are up to date).
 #
-# Usage: linux/simmod/xcheck.sh --tool PROG [--out DIR] [--results DIR]
+# Usage: tests/xcheck/xcheck.sh --tool PROG [--out DIR] [--results DIR]
 #                               [--only NAME,...] [--groups G,...]
 #                               [--kernels patched,unpatched] [--no-build]
 #   --tool PROG    the host tool (make builds build/xcheck/xcheck)
@@ -24,8 +24,9 @@
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-LINUX_DIR=$(cd "$HERE/.." && pwd)
-REPO=$(cd "$LINUX_DIR/.." && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+LINUX_DIR=$REPO/linux
+SIMMOD=$LINUX_DIR/simmod
 tool=""
 out=$REPO/build/xcheck
 results=$REPO/build/results
@@ -83,7 +84,7 @@ for v in patched unpatched; do
 	stage=$out/stage-$v
 	rm -rf "$m" "$stage"
 	mkdir -p "$m" "$stage/lib/modules" "$stage/xcheck"
-	cp "$HERE/Kbuild" "$HERE/aspmsim.c" "$m/"
+	cp "$SIMMOD/Kbuild" "$SIMMOD/aspmsim.c" "$m/"
 	step "module-$v" make -C "$kb" M="$m" -j2 modules || finish
 	cp "$m/aspmsim.ko" "$stage/lib/modules/"
 	cp "$sdir"/*.sim "$stage/xcheck/"

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Register-level cross-check (issue 9), included by the top Makefile:
-# `include linux/simmod/xcheck.mk`.
+# Register-level cross-check of the app's engine against Linux's aspm.c
+# (docs/xcheck.md), included by the top Makefile: `include tests/xcheck/xcheck.mk`.
 #
 #   make xcheck        build the host tool, the scenarios, aspmsim.ko for both
 #                      kernels and the initramfs variant; boot every group;
-#                      compare app / patched / unpatched (linux/simmod/xcheck.sh)
+#                      compare app / patched / unpatched (tests/xcheck/xcheck.sh)
 #   make xcheck-host   only the host side: $(BUILD)/xcheck/scenarios/*.{sim,app}
 #
-# XCHECK_ARGS='--only NAME ...' passes options to linux/simmod/xcheck.sh.
+# XCHECK_ARGS='--only NAME ...' passes options to tests/xcheck/xcheck.sh.
 
 XCHECK_ARGS ?=
 
@@ -24,5 +24,5 @@ xcheck-host: $(BUILD)/xcheck/xcheck
 	$(BUILD)/xcheck/xcheck $(BUILD)/xcheck/scenarios
 
 xcheck: $(BUILD)/xcheck/xcheck
-	@linux/simmod/xcheck.sh --tool $(BUILD)/xcheck/xcheck \
+	@tests/xcheck/xcheck.sh --tool $(BUILD)/xcheck/xcheck \
 		--out $(BUILD)/xcheck --results $(BUILD)/results $(XCHECK_ARGS)

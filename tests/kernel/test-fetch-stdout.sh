@@ -8,12 +8,12 @@
 # stdout as the real one does; the real dpkg-query still answers lib.sh's
 # version look-up. Needs `make kernel` to have prepared the trees.
 #
-# Usage: linux/test-fetch-stdout.sh
+# Usage: tests/kernel/test-fetch-stdout.sh
 # Exit status 0 when stdout was exactly the tree's path and install-deps.sh
 # did announce an install (on stderr).
 
 set -eu
-LINUX_DIR=$(cd "$(dirname "$0")" && pwd)
+LINUX_DIR=$(cd "$(dirname "$0")/../../linux" && pwd)
 . "$LINUX_DIR/lib.sh"
 linux_paths
 real=$(command -v dpkg-query) || die "dpkg-query not found"

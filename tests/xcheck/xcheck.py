@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Register-level cross-check, guest side and comparison (run by
-# linux/simmod/xcheck.sh, which builds everything first).
+# tests/xcheck/xcheck.sh, which builds everything first).
 #
 # For each kernel (patched, unpatched) and each group of scenarios (the
 # kernel command line: keep, force, fadt) it boots the kernel in QEMU with
@@ -40,7 +40,10 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LINUX = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
+LINUX = os.path.join(REPO, "linux")
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import records  # noqa: E402
 DYNDBG = 'dyndbg="file aspm.c +p"'
 FACP_CMD = "od -An -tx1 -v /sys/firmware/acpi/tables/FACP"
 FADT_MSG = "ACPI FADT declares the system doesn't support PCIe ASPM"
@@ -204,7 +207,7 @@ def env():
 
 
 def load_test_kernel():
-    spec = importlib.util.spec_from_file_location("test_kernel", os.path.join(LINUX, "test-kernel.py"))
+    spec = importlib.util.spec_from_file_location("test_kernel", os.path.join(REPO, "tests", "kernel", "test-kernel.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -239,8 +242,10 @@ class Scenario:
                 kv = dict(x.split("=", 1) for x in f[1:])
                 if kv["parent"] != "-":
                     self.upper.add(kv["parent"])
-            elif f[0] == "record" and f[2] in ("link", "teardown"):
-                self.records.append(" ".join(f[1:]))
+            elif f[0] == "record":
+                rec = records.parse(" ".join(f[1:]))
+                if rec is not None and rec.kind in ("link", "teardown"):
+                    self.records.append(rec.line)
 
     def offsets(self):
         """{bdf: {off: name}} of the compared registers."""
@@ -326,11 +331,12 @@ class Guest:
         marks = []
         # the patched kernel's per-link records (dynamic debug), by domain
         self.records = {}
-        for line in section(serial, "dmesg")[0].splitlines():
-            m = re.search(r": (aspm (link|teardown) (up|dev)=([0-9a-f]+):(.*))$", line)
-            if m:
-                self.records.setdefault(m.group(4), []).append(
-                    m.group(1).replace(m.group(4) + ":", "0000:"))
+        for rec in records.kernel_records(section(serial, "dmesg")[0], ("link", "teardown")):
+            # the first field (up= or dev=) names the scenario's domain
+            key, _, addr = rec.words[0].partition("=") if rec.words else ("", "", "")
+            dom = addr.split(":")[0]
+            if key in ("up", "dev") and ":" in addr and re.fullmatch(r"[0-9a-f]+", dom):
+                self.records.setdefault(dom, []).append(rec.line.replace(dom + ":", "0000:"))
         for line in text.splitlines():
             f = line.split()
             if len(f) >= 4 and f[0] == "scanned" and f[2] == "domain":
@@ -432,14 +438,14 @@ def check(sc, kernel, expect, got, ref_app, ref_patched):
         def norm(lines, removal_writes):
             out, total = [], 0
             for line in lines:
-                f = line.split()
-                kv = dict(x.split("=", 1) for x in f[2:])
-                if f[1] == "link" and kv.get("up") in sc.upper:
-                    f = [x for x in f if x.split("=", 1)[0] not in ("capable", "target", "reason")]
-                if f[1] == "teardown":
-                    total += int(kv["written"])
-                    f = [x for x in f if not x.startswith("written=")]
-                out.append(" ".join(f))
+                rec = records.parse(line)
+                text = rec.line
+                if rec.kind == "link" and rec.get("up") in sc.upper:
+                    text = rec.without("capable", "target", "reason")
+                if rec.kind == "teardown":
+                    total += int(rec["written"])
+                    text = rec.without("written")
+                out.append(text)
             n = sum(1 for w in removal_writes if offs.get(w[0], {}).get(w[1]) in ("lnkctl", "l1ss"))
             if total != n:
                 out.append("(teardown records: written=%d in all, %d writes made)" % (total, n))
