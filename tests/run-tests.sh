@@ -33,6 +33,7 @@ suite unit make --no-print-directory unit
 suite records python3 tests/lib/run-unittests.py --name records --results "$results"
 # every tracked .py compiles and passes pyflakes; no Python in shell heredocs
 suite lint python3 tests/lint/lint.py --results "$results"
+suite house tests/lint/house.sh --results "$results"
 suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
 suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The house rules a reviewer would otherwise check by hand, as one suite:
+# acpi/, pcie/, app/ and twin/ include no UEFI header; pcie/ knows nothing
+# of ACPI; no C function outside tests/ and lib/fmt.c is over 80 lines;
+# no comment names a tracker issue instead of saying what a thing is.
+#   tests/lint/house.sh [--results DIR]
+set -u
+cd "$(dirname "$0")/../.."
+results=
+[ "${1:-}" = --results ] && results=$2
+pass=0
+fail=0
+check() {	# check NAME COMMAND...: the command succeeds
+	name=$1
+	shift
+	if "$@" >/tmp/house.$$ 2>&1; then
+		echo "ok   $name"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name"
+		sed 's/^/     /' /tmp/house.$$ | head -20
+		fail=$((fail + 1))
+	fi
+}
+none() {	# none PATTERN PATHSPEC...: git grep finds nothing
+	pat=$1
+	shift
+	! git grep -n -E "$pat" -- "$@"
+}
+check "no UEFI header in acpi/ pcie/ app/ twin/ lib/" \
+	none '#include *[<"](efi|efilib|efiapi|Uefi|Library/)' acpi pcie app twin lib
+check "pcie/ includes nothing of acpi/" none 'include.*acpi' pcie
+check "no C function over 80 lines (scripts/func-length.sh)" scripts/func-length.sh
+check "no comment refers to a tracker issue" \
+	none '[Ii]ssue [0-9]+|issue #[0-9]+' '*.c' '*.h' '*.sh' '*.py' '*.mk' Makefile
+rm -f /tmp/house.$$
+echo "house: $pass passed, $fail failed"
+[ -n "$results" ] && echo "house $pass $fail" >"$results/house.count"
+[ "$fail" = 0 ]
