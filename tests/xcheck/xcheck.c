@@ -40,9 +40,9 @@
 #define LC_P		SIM_LC_P
 #define LC_NOCLK	SIM_LNKCAP(3, 1, 1, 0)
 
-#define MAX_FN		64
-#define MAX_LINK	32
-#define MAX_W		512
+#define MAX_FN		512	/* a whole dump: 222 functions in the corpus */
+#define MAX_LINK	256
+#define MAX_W		4096
 
 /* ---------------------------------------------------------- platforms */
 
@@ -229,6 +229,8 @@ static void build_rootless_switch(struct sim *s)
  *   force  pcie_aspm=force pcie_aspm.policy=powersave  app: --policy force
  *   clear  pcie_aspm=clear                              app: --policy clear
  *   keep   (nothing)                                    app: auto, FADT clear, _OSC granted
+ *   notouch FADT "no ASPM" bit (pcie_aspm.fadt=notouch is the default)
+ *                                                      app: FADT bit, fadt-mode notouch
  * expected outcome per kernel (checked by tests/xcheck/xcheck.py):
  *   app      final registers and the order of effective writes equal the app's
  *   patched  equal to what the patched kernel did (unpatched kernel)
@@ -307,6 +309,10 @@ static struct aspm_inputs group_inputs(const char *group)
 		in.override = OVR_FORCE;
 	} else if (!strcmp(group, "clear")) {
 		in.override = OVR_CLEAR;
+	} else if (!strcmp(group, "notouch")) {
+		/* the FADT bit, fadt-mode notouch (Linux 6.1's reading, the
+		 * patched kernel's default) */
+		in.fadt_no_aspm = true;
 	}
 	return in;
 }
@@ -395,72 +401,112 @@ static void print_log(const struct sim *s, unsigned from, unsigned to, FILE *o)
 
 /* ---------------------------------------------------------- the app */
 
+/*
+ * What the app's engine runs on: the simulator (built-in scenarios) or a
+ * twin (a real machine's dump, --twin): its config ops, the ECAM windows
+ * and extra root buses to enumerate from, and how to print its write log
+ * and registers.
+ */
+struct backend {
+	const struct pci_cfg_ops *ops;
+	void *ctx;
+	const struct ecam_window *win;
+	unsigned nwin;
+	const struct pcie_scan_opts *opts;
+	bool problems_ok;	/* a twin may hold what the app reports as a problem */
+	unsigned (*nlog)(const void *ctx);
+	void (*print_log)(const void *ctx, unsigned from, unsigned to, FILE *o);
+};
+
+static unsigned sim_nlog(const void *ctx)
+{
+	return ((const struct sim *)ctx)->nlog;
+}
+
+static void sim_print_log(const void *ctx, unsigned from, unsigned to, FILE *o)
+{
+	print_log(ctx, from, to, o);
+}
+
 struct machine {
-	struct sim *sim;
 	struct pci_cfg cfg;
-	struct ecam_window win;
 	struct pcie_fn fn[MAX_FN];
 	struct pcie_link link[MAX_LINK];
 	struct pcie_topo topo;
 	struct aspm_write w[MAX_W];
 	struct aspm_link_plan lp[MAX_LINK];
-	char text[64 * 1024];
+	char text[256 * 1024];
 };
 
-static int run_app(const struct scenario *sc, struct machine *m, FILE *o)
+static int enumerate(const char *name, struct machine *m, const struct backend *b)
 {
-	struct out out;
-	struct out_buf ob;
-	struct aspm_run r;
-	unsigned boot_writes;
 	int rc;
 
-	pci_cfg_init(&m->cfg, &sim_cfg_ops, m->sim);
-	m->win = (struct ecam_window){ .base = 0xb0000000, .segment = 0,
-				       .bus_start = 0, .bus_end = 0xff };
+	pci_cfg_init(&m->cfg, b->ops, b->ctx);
 	m->topo.fn = m->fn;
 	m->topo.cap_fn = MAX_FN;
 	m->topo.link = m->link;
 	m->topo.cap_link = MAX_LINK;
-	rc = pcie_enumerate(&m->cfg, &m->win, 1, NULL, &m->topo);
-	if (rc || m->topo.truncated || m->topo.problems) {
-		fprintf(stderr, "xcheck: %s: enumeration failed (%d)\n", sc->name, rc);
+	rc = pcie_enumerate(&m->cfg, b->win, b->nwin, b->opts, &m->topo);
+	if (rc || m->topo.truncated || (m->topo.problems && !b->problems_ok)) {
+		fprintf(stderr, "xcheck: %s: enumeration failed (%d, %u problems)\n", name, rc,
+			m->topo.problems);
 		return -1;
 	}
+	return 0;
+}
+
+/* The app's run (apply, then the removal if any), its writes in order.
+ * r: the run, filled in. */
+static int app_apply(const char *name, const char *group, const char *remove,
+		     struct machine *m, const struct backend *b, struct aspm_run *r, FILE *o)
+{
+	struct out out;
+	struct out_buf ob;
+	unsigned boot_writes;
+	int rc;
+
 	out_buf_init(&out, &ob, m->text, sizeof(m->text));
-	memset(&r, 0, sizeof(r));
-	r.cmd = CMD_APPLY;
-	r.in = group_inputs(sc->group);
-	r.fadt_valid = true;
-	r.topo = &m->topo;
-	r.plan.w = m->w;
-	r.plan.cap = MAX_W;
-	r.lp = m->lp;
-	rc = aspm_run(&m->cfg, &r, &out);
-	boot_writes = m->sim->nlog;
-	print_log(m->sim, 0, boot_writes, o);
-	if (!rc && sc->remove) {
+	memset(r, 0, sizeof(*r));
+	r->cmd = CMD_APPLY;
+	r->in = group_inputs(group);
+	r->fadt_valid = true;
+	r->topo = &m->topo;
+	r->plan.w = m->w;
+	r->plan.cap = MAX_W;
+	r->lp = m->lp;
+	rc = aspm_run(&m->cfg, r, &out);
+	boot_writes = b->nlog(b->ctx);
+	if (o)
+		b->print_log(b->ctx, 0, boot_writes, o);
+	if (!rc && remove) {
 		struct pci_addr a;
-		unsigned start = r.plan.n;
+		unsigned start = r->plan.n;
 		int fn;
 
-		if (pci_addr_parse(sc->remove, &a) || (fn = pcie_find_fn(&m->topo, a)) < 0) {
-			fprintf(stderr, "xcheck: %s: no function %s\n", sc->name, sc->remove);
+		if (pci_addr_parse(remove, &a) || (fn = pcie_find_fn(&m->topo, a)) < 0) {
+			fprintf(stderr, "xcheck: %s: no function %s\n", name, remove);
 			return -1;
 		}
 		/* what aspm_run(CMD_REMOVE, --apply) does after the plan phase */
-		rc = aspm_plan_remove(&m->topo, r.action, fn, &r.plan, &out);
+		rc = aspm_plan_remove(&m->topo, r->action, fn, &r->plan, &out);
 		if (!rc)
-			rc = aspm_apply(&m->cfg, &m->topo, &r.plan, start, NULL, &r.st);
-		fprintf(o, "mark remove %s\n", sc->remove);
-		print_log(m->sim, boot_writes, m->sim->nlog, o);
+			rc = aspm_apply(&m->cfg, &m->topo, &r->plan, start, NULL, &r->st);
+		if (o) {
+			fprintf(o, "mark remove %s\n", remove);
+			b->print_log(b->ctx, boot_writes, b->nlog(b->ctx), o);
+		}
 	}
-	if (rc || r.plan.overflow || r.st.errors) {
-		fprintf(stderr, "xcheck: %s: the app's run failed (%d)\n%s", sc->name, rc,
-			m->text);
+	if (rc || r->plan.overflow || r->st.errors) {
+		fprintf(stderr, "xcheck: %s: the app's run failed (%d)\n%s", name, rc, m->text);
 		return -1;
 	}
-	print_regs(m->sim, "final", o);
+	return 0;
+}
+
+/* The link tree and the app's own records, for xcheck.py and the reader. */
+static void print_links_records(const struct machine *m, FILE *o)
+{
 	for (unsigned i = 0; i < m->topo.nlink; i++) {
 		const struct pcie_link *l = &m->topo.link[i];
 		char b1[16], b2[16], b3[16];
@@ -471,57 +517,70 @@ static int run_app(const struct scenario *sc, struct machine *m, FILE *o)
 			l->parent >= 0 ?
 			pci_addr_str(m->topo.fn[m->topo.link[l->parent].up].addr, b3) : "-");
 	}
-	/* the app's own records, for the reader */
-	for (char *l = m->text; *l;) {
-		char *e = strchr(l, '\n');
+	for (const char *l = m->text; *l;) {
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
 
-		if (e)
-			*e = '\0';
 		if (!strncmp(l, "aspm ", 5))
-			fprintf(o, "record %s\n", l);
+			fprintf(o, "record %.*s\n", n, l);
 		if (!e)
 			break;
 		l = e + 1;
 	}
+}
+
+static int run_app(const struct scenario *sc, struct machine *m, struct sim *s, FILE *o)
+{
+	static const struct ecam_window win = { .base = 0xb0000000, .segment = 0,
+						.bus_start = 0, .bus_end = 0xff };
+	const struct backend b = { .ops = &sim_cfg_ops, .ctx = s, .win = &win, .nwin = 1,
+				   .nlog = sim_nlog, .print_log = sim_print_log };
+	struct aspm_run r;
+
+	if (enumerate(sc->name, m, &b) || app_apply(sc->name, sc->group, sc->remove, m, &b, &r, o))
+		return -1;
+	print_regs(s, "final", o);
+	print_links_records(m, o);
 	return 0;
 }
 
 static int write_scenario(const struct scenario *sc, const char *dir)
 {
 	static struct machine m;
+	struct sim *sim;
 	char path[4096];
 	FILE *o;
 	int rc;
 
 	memset(&m, 0, sizeof(m));
-	m.sim = sim_new();
-	if (!m.sim)
+	sim = sim_new();
+	if (!sim)
 		return -1;
-	sc->build(m.sim);
-	close_windows(m.sim);
+	sc->build(sim);
+	close_windows(sim);
 
 	snprintf(path, sizeof(path), "%s/%s.sim", dir, sc->name);
 	o = fopen(path, "w");
 	if (!o) {
 		fprintf(stderr, "xcheck: %s: %s\n", path, strerror(errno));
-		sim_free(m.sim);
+		sim_free(sim);
 		return -1;
 	}
-	rc = export_sim(m.sim, sc->name, sc->remove, o);
+	rc = export_sim(sim, sc->name, sc->remove, o);
 	rc = fclose(o) ? -1 : rc;
 
 	snprintf(path, sizeof(path), "%s/%s.app", dir, sc->name);
 	o = fopen(path, "w");
 	if (!o) {
 		fprintf(stderr, "xcheck: %s: %s\n", path, strerror(errno));
-		sim_free(m.sim);
+		sim_free(sim);
 		return -1;
 	}
 	fprintf(o, "app 1\nname %s\ngroup %s\n", sc->name, sc->group);
-	print_regs(m.sim, "bios", o);
-	rc = rc ? rc : run_app(sc, &m, o);
+	print_regs(sim, "bios", o);
+	rc = rc ? rc : run_app(sc, &m, sim, o);
 	rc = fclose(o) ? -1 : rc;
-	sim_free(m.sim);
+	sim_free(sim);
 	return rc;
 }
 
