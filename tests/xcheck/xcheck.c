@@ -16,6 +16,7 @@
  *
  * Usage: xcheck OUTDIR     (writes OUTDIR/NAME.sim, NAME.app, index.tsv)
  *        xcheck --list
+ *        xcheck --twin OUTDIR DUMP...   real machines' dumps instead (below)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "../../lib/log.h"
 #include "../../lib/util.h"
 #include "../../twin/aspmsim.h"
+#include "../../twin/twin.h"
 
 #define LK_L0S		PCI_EXP_LNKCTL_ASPM_L0S
 #define LK_L1		PCI_EXP_LNKCTL_ASPM_L1
@@ -584,6 +586,462 @@ static int write_scenario(const struct scenario *sc, const char *dir)
 	return rc;
 }
 
+/* ---------------------------------------------------------- twins (--twin) */
+
+/*
+ * A real machine's dump (tests/twin/dumps, docs/twin.md) instead of a
+ * built-in machine. The dump's functions are split into parts, one per
+ * root bus of each PCI domain: a root bus is a bus with functions that no
+ * bridge in the dump decodes (a partial dump has several; so have servers
+ * with many host bridges). aspmsim.ko scans a scenario from bus 0 of a
+ * domain of its own, so each part becomes a scenario of its own: segment
+ * 0, its buses renumbered so that its root bus is bus 0 (the bridges' bus
+ * number registers with them). Links never cross root buses, so the app's
+ * decisions on a part are those on the whole machine. Each part runs
+ * under every group (scenario NAME.GROUP).
+ *
+ * The app also runs once per group on the whole twin, every domain an
+ * ECAM window and every root bus an extra root (struct pcie_scan_opts):
+ * table.tsv counts, per machine and group, the links and what the policy
+ * changes (tests/twin/table.py prints it).
+ *
+ * notes.tsv says what did not become a scenario, and why: "refused"
+ * (twin_load(): FILE:LINE: message), "noexport" (twin_export_sim()),
+ * "orphans" (functions under a bridge but on no bus a bridge leads to).
+ */
+
+static const char *const twin_groups[] = { "keep", "force", "fadt", "clear", "notouch" };
+
+static unsigned twin_nlog(const void *ctx)
+{
+	return ((const struct twin *)ctx)->nlog;
+}
+
+static void twin_print_log(const void *ctx, unsigned from, unsigned to, FILE *o)
+{
+	const struct twin *t = ctx;
+
+	for (unsigned i = from; i < to; i++) {
+		const struct twin_write *w = &t->log[i];
+		char b[16];
+
+		fprintf(o, "w %s off=0x%03x width=%u val=0x%08x before=0x%08x after=0x%08x\n",
+			pci_addr_str(w->a, b), w->off, w->width, w->val, w->before, w->after);
+	}
+}
+
+static uint32_t twin_peek(const struct twin_fn *f, unsigned off, unsigned width)
+{
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < width; i++)
+		v |= (uint32_t)f->cfg[off + i] << (8 * i);
+	return v;
+}
+
+static void twin_print_regs(const struct twin *t, const char *kw, FILE *o)
+{
+	for (unsigned i = 0; i < t->nfn; i++) {
+		const struct twin_fn *f = &t->fn[t->sorted[i]];
+		char b[16];
+
+		if (!f->caps.pcie)
+			continue;
+		fprintf(o, "%s %s lnkctl@0x%x=0x%04x", kw, pci_addr_str(f->addr, b),
+			f->caps.pcie + PCI_EXP_LNKCTL, twin_peek(f, f->caps.pcie + PCI_EXP_LNKCTL, 2));
+		if (f->caps.l1ss)
+			fprintf(o, " l1ss@0x%x=0x%08x", f->caps.l1ss + PCI_L1SS_CTL1,
+				twin_peek(f, f->caps.l1ss + PCI_L1SS_CTL1, 4));
+		fputc('\n', o);
+	}
+}
+
+static bool is_bridge(const struct lspci_fn *f)
+{
+	uint8_t h = f->cfg[PCI_HEADER_TYPE] & 0x7f;
+
+	return h == PCI_HEADER_TYPE_BRIDGE || h == PCI_HEADER_TYPE_CARDBUS;
+}
+
+/* The bridge of the dump (same segment, on a lower bus) whose bus range
+ * holds bus, or -1. */
+static int bridge_above(const struct lspci_dump *d, uint16_t seg, unsigned bus)
+{
+	for (unsigned i = 0; i < d->nfn; i++) {
+		const struct lspci_fn *f = &d->fn[i];
+
+		if (f->addr.seg == seg && is_bridge(f) && f->addr.bus < f->cfg[PCI_SECONDARY_BUS] &&
+		    f->cfg[PCI_SECONDARY_BUS] <= bus && bus <= f->cfg[PCI_SUBORDINATE_BUS])
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The root bus above bus (lspci_parse() refused loops and overlaps). */
+static unsigned root_bus(const struct lspci_dump *d, uint16_t seg, unsigned bus)
+{
+	int i;
+
+	for (unsigned n = 0; n < 256 && (i = bridge_above(d, seg, bus)) >= 0; n++)
+		bus = d->fn[i].addr.bus;
+	return bus;
+}
+
+/* Is bus reached from its root bus by following the dump's bridges? */
+static bool reachable(const struct lspci_dump *d, uint16_t seg, unsigned bus)
+{
+	for (unsigned n = 0; n < 256; n++) {
+		int i = bridge_above(d, seg, bus);
+		bool direct = false;
+
+		if (i < 0)
+			return true;
+		/* the nearest bridge: one whose secondary bus is bus, or whose
+		 * range holds it through another bridge of the dump */
+		for (unsigned k = 0; k < d->nfn; k++) {
+			const struct lspci_fn *f = &d->fn[k];
+
+			if (f->addr.seg == seg && is_bridge(f) && f->cfg[PCI_SECONDARY_BUS] == bus)
+				direct = true;
+		}
+		if (!direct)
+			return false;
+		bus = d->fn[i].addr.bus;
+	}
+	return false;
+}
+
+struct part {
+	uint16_t seg;
+	uint8_t root;
+};
+
+static int part_of(const struct lspci_dump *d, unsigned i, const struct part *p, unsigned np)
+{
+	uint16_t seg = d->fn[i].addr.seg;
+	unsigned root = root_bus(d, seg, d->fn[i].addr.bus);
+
+	for (unsigned k = 0; k < np; k++)
+		if (p[k].seg == seg && p[k].root == root)
+			return (int)k;
+	return -1;
+}
+
+static unsigned find_parts(const struct lspci_dump *d, struct part *p, unsigned cap)
+{
+	unsigned np = 0;
+
+	for (unsigned i = 0; i < d->nfn && np < cap; i++) {
+		if (part_of(d, i, p, np) >= 0)
+			continue;
+		p[np++] = (struct part){ d->fn[i].addr.seg,
+					 (uint8_t)root_bus(d, d->fn[i].addr.seg, d->fn[i].addr.bus) };
+	}
+	/* by segment, then root bus */
+	for (unsigned a = 1; a < np; a++)
+		for (unsigned b = a; b > 0 && (p[b - 1].seg > p[b].seg ||
+		     (p[b - 1].seg == p[b].seg && p[b - 1].root > p[b].root)); b--) {
+			struct part x = p[b];
+
+			p[b] = p[b - 1];
+			p[b - 1] = x;
+		}
+	return np;
+}
+
+/* The part's functions, in segment 0 with the root bus as bus 0. */
+static int part_dump(const struct lspci_dump *d, const struct part *p, struct lspci_dump *out)
+{
+	unsigned n = 0;
+
+	out->fn = calloc(d->nfn ? d->nfn : 1, sizeof(*out->fn));
+	if (!out->fn)
+		return -1;
+	for (unsigned i = 0; i < d->nfn; i++) {
+		struct lspci_fn *f;
+
+		if (d->fn[i].addr.seg != p->seg ||
+		    root_bus(d, p->seg, d->fn[i].addr.bus) != p->root)
+			continue;
+		f = &out->fn[n++];
+		*f = d->fn[i];
+		f->addr.seg = 0;
+		f->addr.bus = (uint8_t)(f->addr.bus - p->root);
+		if (is_bridge(f))
+			for (unsigned r = PCI_PRIMARY_BUS; r <= PCI_SUBORDINATE_BUS; r++)
+				f->cfg[r] = (uint8_t)(f->cfg[r] - p->root);
+	}
+	out->nfn = out->cap = n;
+	return 0;
+}
+
+static void part_name(const char *stem, const struct part *p, bool alone, char *buf, size_t n)
+{
+	if (alone && !p->seg && !p->root)
+		snprintf(buf, n, "%s", stem);
+	else if (!p->seg)
+		snprintf(buf, n, "%s@%02x", stem, p->root);
+	else
+		snprintf(buf, n, "%s@%x-%02x", stem, p->seg, p->root);
+}
+
+static FILE *open_out(const char *dir, const char *name, const char *ext)
+{
+	char path[4096];
+	FILE *o;
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext);
+	o = fopen(path, "w");
+	if (!o)
+		fprintf(stderr, "xcheck: %s: %s\n", path, strerror(errno));
+	return o;
+}
+
+/*
+ * A Downstream Port on the part's root bus (its Upstream Port is not in
+ * the dump, as in a partial dump): Linux 6.1's alloc_pcie_link_state()
+ * takes pdev->bus->parent->self to find the link's root, and a root bus
+ * has no parent: the guest oopses. Real hardware has a switch's Upstream
+ * Port above every Downstream Port, so this is not a scenario.
+ */
+static const char *not_a_scenario(const struct lspci_dump *pd)
+{
+	for (unsigned i = 0; i < pd->nfn; i++) {
+		const struct lspci_fn *f = &pd->fn[i];
+
+		if (f->addr.bus == 0 && f->caps.pcie &&
+		    (f->cfg[f->caps.pcie + PCI_EXP_FLAGS] & 0xf0) >> 4 == PCI_EXP_TYPE_DOWNSTREAM)
+			return "a Downstream Port on a root bus (its Upstream Port is not in the dump): "
+			       "Linux 6.1's alloc_pcie_link_state() dereferences "
+			       "pdev->bus->parent->self, NULL there";
+	}
+	return NULL;
+}
+
+/* One part under one group: NAME.GROUP.sim and NAME.GROUP.app. */
+static int twin_scenario(const struct lspci_dump *pd, const char *pname, const char *group,
+			 const char *what, const char *dir, FILE *idx, FILE *notes)
+{
+	static struct machine m;
+	static const struct ecam_window win = { .base = 0xb0000000, .segment = 0,
+						.bus_start = 0, .bus_end = 0xff };
+	struct backend b = { .ops = &twin_cfg_ops, .win = &win, .nwin = 1, .problems_ok = true,
+			     .nlog = twin_nlog, .print_log = twin_print_log };
+	const struct out fo = { file_write, NULL };
+	struct twin t;
+	struct twin_err e;
+	struct aspm_run r;
+	char name[512];
+	FILE *o;
+	int rc;
+
+	snprintf(name, sizeof(name), "%s.%s", pname, group);
+	if (not_a_scenario(pd)) {
+		if (!strcmp(group, twin_groups[0]))
+			fprintf(notes, "noexport\t%s\t%s\n", pname, not_a_scenario(pd));
+		return 0;
+	}
+	if (twin_from_dump(&t, pd))
+		return -1;
+	b.ctx = &t;
+	memset(&m, 0, sizeof(m));
+	o = open_out(dir, name, ".sim");
+	if (!o) {
+		twin_free(&t);
+		return -1;
+	}
+	rc = twin_export_sim(&t, name, &(struct out){ fo.write, o }, &e);
+	fclose(o);
+	if (rc) {
+		/* once per part, not per group */
+		if (!strcmp(group, twin_groups[0]))
+			fprintf(notes, "noexport\t%s\t%s\n", pname, e.msg);
+		{
+			char path[4096];
+
+			snprintf(path, sizeof(path), "%s/%s.sim", dir, name);
+			remove(path);
+		}
+		twin_free(&t);
+		return 0;
+	}
+	o = open_out(dir, name, ".app");
+	if (!o) {
+		twin_free(&t);
+		return -1;
+	}
+	fprintf(o, "app 1\nname %s\ngroup %s\n# %s\n", name, group, what);
+	twin_print_regs(&t, "bios", o);
+	rc = enumerate(name, &m, &b) || app_apply(name, group, NULL, &m, &b, &r, o) ? -1 : 0;
+	if (!rc) {
+		twin_print_regs(&t, "final", o);
+		print_links_records(&m, o);
+		if (m.topo.problems)
+			fprintf(o, "# the app's enumeration reported %u problems\n", m.topo.problems);
+	}
+	rc = fclose(o) ? -1 : rc;
+	if (!rc && t.log_lost) {
+		fprintf(stderr, "xcheck: %s: %llu writes beyond the twin's log\n", name,
+			(unsigned long long)t.log_lost);
+		rc = -1;
+	}
+	if (!rc)
+		fprintf(idx, "%s\t%s\t-\tapp\t%s\t%s\n", name, group,
+			!strcmp(group, "keep") || !strcmp(group, "force") ? "patched" : "bios", what);
+	twin_free(&t);
+	return rc;
+}
+
+/* Per link of the whole machine: did the policy change its ASPM Control,
+ * CLKREQ# or L1SS enable bits (any function of the link)? */
+static void twin_table(const char *stem, const char *group, const struct twin *t,
+		       const struct twin *bios, const struct machine *m, FILE *tab)
+{
+	unsigned aspm = 0, clk = 0, l1ss = 0, pcie = 0;
+
+	for (unsigned i = 0; i < m->topo.nfn; i++)
+		pcie += !!m->topo.fn[i].pcie_cap;
+	for (unsigned i = 0; i < m->topo.nlink; i++) {
+		const struct pcie_link *l = &m->topo.link[i];
+		bool a = false, c = false, s = false;
+
+		for (int k = -1; k < l->ndown; k++) {
+			const struct pcie_fn *f = &m->topo.fn[k < 0 ? l->up : l->down_first + k];
+			const struct twin_fn *tf = twin_find(t, f->addr), *bf = twin_find(bios, f->addr);
+			uint32_t d;
+
+			if (!tf || !bf || !f->pcie_cap)
+				continue;
+			d = twin_peek(tf, f->pcie_cap + PCI_EXP_LNKCTL, 2) ^
+			    twin_peek(bf, f->pcie_cap + PCI_EXP_LNKCTL, 2);
+			a |= (d & PCI_EXP_LNKCTL_ASPMC) != 0;
+			c |= (d & PCI_EXP_LNKCTL_CLKREQ_EN) != 0;
+			if (f->l1ss)
+				s |= ((twin_peek(tf, f->l1ss + PCI_L1SS_CTL1, 4) ^
+				       twin_peek(bf, f->l1ss + PCI_L1SS_CTL1, 4)) & 0xf) != 0;
+		}
+		aspm += a;
+		clk += c;
+		l1ss += s;
+	}
+	fprintf(tab, "%s\t%s\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%u\n", stem, group, m->topo.nfn, pcie,
+		m->topo.nlink, aspm, clk, l1ss, t->nlog, m->topo.problems);
+}
+
+/* The whole machine under group, for table.tsv. */
+static int twin_whole(const struct lspci_dump *d, const char *stem, const char *group,
+		      const struct part *p, unsigned np, FILE *tab)
+{
+	static struct machine m;
+	static struct pcie_scan_opts opts;
+	struct ecam_window win[ECAM_MAX_WINDOWS];
+	struct backend b = { .ops = &twin_cfg_ops, .win = win, .opts = &opts,
+			     .problems_ok = true, .nlog = twin_nlog, .print_log = twin_print_log };
+	struct twin t, bios;
+	struct aspm_run r;
+	int rc;
+
+	memset(&opts, 0, sizeof(opts));
+	for (unsigned k = 0; k < np && opts.nextra_roots < PCIE_MAX_EXTRA_ROOTS; k++) {
+		opts.extra_root[opts.nextra_roots++] = (struct pci_addr){ p[k].seg, p[k].root, 0 };
+		if (b.nwin < ECAM_MAX_WINDOWS && (!b.nwin || win[b.nwin - 1].segment != p[k].seg))
+			win[b.nwin++] = (struct ecam_window){ .base = 0xb0000000, .segment = p[k].seg,
+							      .bus_start = 0, .bus_end = 0xff };
+	}
+	if (twin_from_dump(&t, d))
+		return -1;
+	if (twin_from_dump(&bios, d)) {
+		twin_free(&t);
+		return -1;
+	}
+	b.ctx = &t;
+	memset(&m, 0, sizeof(m));
+	rc = enumerate(stem, &m, &b) || app_apply(stem, group, NULL, &m, &b, &r, NULL) ? -1 : 0;
+	if (!rc)
+		twin_table(stem, group, &t, &bios, &m, tab);
+	twin_free(&t);
+	twin_free(&bios);
+	return rc;
+}
+
+static void orphans(const struct lspci_dump *d, const char *stem, FILE *notes)
+{
+	char b[16], list[1024] = "";
+	size_t n = 0;
+
+	for (unsigned i = 0; i < d->nfn; i++)
+		if (!reachable(d, d->fn[i].addr.seg, d->fn[i].addr.bus) && n < sizeof(list) - 20)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? " " : "",
+					      pci_addr_str(d->fn[i].addr, b));
+	if (n)
+		fprintf(notes, "orphans\t%s\ton a bus no bridge of the dump leads to: %s\n", stem, list);
+}
+
+static int twin_dump(const char *path, const char *dir, FILE *idx, FILE *notes, FILE *tab)
+{
+	static struct part p[256];
+	struct lspci_dump d, pd;
+	struct twin_err e;
+	char stem[256], pname[300], what[400];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	unsigned np;
+	int rc = 0;
+
+	snprintf(stem, sizeof(stem), "%s", base);
+	if (strlen(stem) > 4 && !strcmp(stem + strlen(stem) - 4, ".txt"))
+		stem[strlen(stem) - 4] = '\0';
+	if (lspci_load(path, &d, &e)) {
+		fprintf(notes, "refused\t%s\t%s:%u: %s\n", stem, path, e.line, e.msg);
+		return 0;
+	}
+	orphans(&d, stem, notes);
+	np = find_parts(&d, p, ARRAY_SIZE(p));
+	fprintf(notes, "loaded\t%s\t%u functions, %u parts\n", stem, d.nfn, np);
+	for (unsigned g = 0; g < ARRAY_SIZE(twin_groups); g++)
+		if (twin_whole(&d, stem, twin_groups[g], p, np, tab))
+			rc = -1;
+	for (unsigned k = 0; k < np; k++) {
+		part_name(stem, &p[k], np == 1, pname, sizeof(pname));
+		if (part_dump(&d, &p[k], &pd)) {
+			rc = -1;
+			break;
+		}
+		snprintf(what, sizeof(what), "%s: domain %04x, root bus %02x%s (%u functions)",
+			 base, p[k].seg, p[k].root,
+			 p[k].root ? " renumbered as bus 00" : "", pd.nfn);
+		for (unsigned g = 0; g < ARRAY_SIZE(twin_groups); g++)
+			if (twin_scenario(&pd, pname, twin_groups[g], what, dir, idx, notes))
+				rc = -1;
+		free(pd.fn);
+	}
+	lspci_free(&d);
+	return rc;
+}
+
+/* xcheck --twin OUTDIR DUMP...: index.tsv, NAME.GROUP.{sim,app},
+ * notes.tsv, table.tsv */
+static int twin_main(int argc, char **argv)
+{
+	FILE *idx, *notes, *tab;
+	int rc = 0;
+
+	idx = open_out(argv[0], "index", ".tsv");
+	notes = open_out(argv[0], "notes", ".tsv");
+	tab = open_out(argv[0], "table", ".tsv");
+	if (!idx || !notes || !tab)
+		return 1;
+	fprintf(idx, "# name\tgroup\tremove\tpatched\tunpatched\twhat\n");
+	fprintf(notes, "# kind\tname\tmessage\n");
+	fprintf(tab, "# machine\tgroup\tfunctions\tpcie\tlinks\taspm-changed\tclkreq-changed\t"
+		"l1ss-changed\twrites\tproblems\n");
+	for (int i = 1; i < argc; i++)
+		if (twin_dump(argv[i], argv[0], idx, notes, tab))
+			rc = 1;
+	if (fclose(idx) | fclose(notes) | fclose(tab))
+		rc = 1;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -596,8 +1054,12 @@ int main(int argc, char **argv)
 			       scenarios[i].what);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "--twin")) {
+		log_set_sink(&out_null, LOG_ERR);
+		return twin_main(argc - 2, argv + 2);
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: xcheck OUTDIR | --list\n");
+		fprintf(stderr, "usage: xcheck OUTDIR | --list | --twin OUTDIR DUMP...\n");
 		return 2;
 	}
 	log_set_sink(&out_null, LOG_ERR);

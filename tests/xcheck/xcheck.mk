@@ -26,3 +26,17 @@ xcheck-host: $(BUILD)/xcheck/xcheck
 xcheck: $(BUILD)/xcheck/xcheck
 	@tests/xcheck/xcheck.sh --tool $(BUILD)/xcheck/xcheck \
 		--out $(BUILD)/xcheck --results $(BUILD)/results $(XCHECK_ARGS)
+
+# make twin: the same cross-check over real machines' dumps (docs/twin.md,
+# "Cross-checking real machines"): every root bus of every dump a scenario,
+# under every group. TWIN_DUMPS: the dumps; TWIN_ARGS: more options
+# (e.g. --no-build, --groups force).
+TWIN_DUMPS ?= $(wildcard tests/twin/dumps/*.txt)
+TWIN_ARGS ?=
+
+.PHONY: twin
+
+twin: $(BUILD)/xcheck/xcheck
+	@tests/xcheck/xcheck.sh --tool $(BUILD)/xcheck/xcheck --suite twin \
+		--twin '$(TWIN_DUMPS)' --expect tests/twin/expect.tsv \
+		--out $(BUILD)/twin --results $(BUILD)/results $(TWIN_ARGS)

@@ -17,10 +17,17 @@
 # Usage: tests/xcheck/xcheck.sh --tool PROG [--out DIR] [--results DIR]
 #                               [--only NAME,...] [--groups G,...]
 #                               [--kernels patched,unpatched] [--no-build]
+#                               [--twin 'DUMP...' --expect FILE --suite NAME]
 #   --tool PROG    the host tool (make builds build/xcheck/xcheck)
 #   --out DIR      default build/xcheck
 #   --results DIR  where xcheck.count goes (default build/results)
-# Writes "xcheck P F" to RESULTS/xcheck.count, prints "P passed, F failed".
+#   --twin 'DUMP...'  real machines' dumps (lspci -xxx/-xxxx, docs/twin.md)
+#                  instead of the built-in scenarios: every root bus of every
+#                  domain a scenario, under every group (make twin)
+#   --expect FILE  expected outcomes overriding the tool's defaults
+#                  (tests/twin/expect.tsv)
+#   --suite NAME   the count file's name (default xcheck; make twin: twin)
+# Writes "NAME P F" to RESULTS/NAME.count, prints "P passed, F failed".
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +41,9 @@ only=""
 groups=""
 kernels=patched,unpatched
 build=1
+twin=""
+expect=""
+suite_name=xcheck
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tool) tool=$2; shift ;;
@@ -43,6 +53,9 @@ while [ $# -gt 0 ]; do
 	--groups) groups=$2; shift ;;
 	--kernels) kernels=$2; shift ;;
 	--no-build) build=0 ;;
+	--twin) twin=$2; shift ;;
+	--expect) expect=$2; shift ;;
+	--suite) suite_name=$2; shift ;;
 	-h | --help) sed -n '4,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$0"; exit 0 ;;
 	*) echo "xcheck.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -55,12 +68,11 @@ results=$(cd "$results" && pwd)
 t0=$(date +%s)
 # shellcheck source=tests/qemu/lib.sh
 . "$REPO/tests/qemu/lib.sh"
-suite_name=xcheck
 step() {	# step NAME COMMAND...: a build step, counted, log in OUT/NAME.log
 	suite_run "$@"
 }
 finish() {
-	echo "# xcheck: $(($(date +%s) - t0))s"
+	echo "# $suite_name: $(($(date +%s) - t0))s"
 	suite_end
 	exit $?
 }
@@ -73,7 +85,12 @@ eval "$("$LINUX_DIR/kernel-env.sh")" || { suite_failed=$((suite_failed + 1)); fi
 sdir=$out/scenarios
 rm -rf "$sdir"
 mkdir -p "$sdir"
-step scenarios "$tool" "$sdir" || finish
+if [ -n "$twin" ]; then
+	# shellcheck disable=SC2086 # a list of dump files
+	step scenarios "$tool" --twin "$sdir" $twin || finish
+else
+	step scenarios "$tool" "$sdir" || finish
+fi
 
 for v in patched unpatched; do
 	case $v in
@@ -96,6 +113,7 @@ python3 "$HERE/xcheck.py" --scenarios "$sdir" --out "$out/boots" \
 	--initrd-patched "$out/initramfs-patched.cpio.gz" \
 	--initrd-unpatched "$out/initramfs-unpatched.cpio.gz" \
 	--kernels "$kernels" ${only:+--only "$only"} ${groups:+--groups "$groups"} \
+	${expect:+--expect "$expect"} \
 	>"$out/checks.txt" 2>"$out/checks.err"
 rc=$?
 suite_count_file "$out/checks.txt" "$rc" xcheck.py
