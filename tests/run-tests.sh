@@ -39,6 +39,12 @@ suite kernel tests/kernel/test-kernel.sh --results "$results"
 suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
 # the app's engine vs Linux's aspm.c on the same simulated hardware (docs/xcheck.md)
 suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
+# the same over real machines' dumps (docs/twin.md): a fast subset, one boot per
+# kernel under force (an L1SS laptop, a switch, a partial dump, three domains,
+# a refused dump); `make twin` runs the whole corpus under every group
+suite twin make --no-print-directory twin TWIN_ARGS="--no-build --groups force" \
+	TWIN_DUMPS="$(printf 'tests/twin/dumps/%s.txt ' asus-laptop-whiskeylake-mx150 asus-p6t6 \
+		lenovo-laptop-17aa-225a-partial freescale-p2020-board samsung-np350v5c)"
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
 suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"
 suite matrix python3 tests/matrix/matrix.py --set test -j 2 --out "$BUILD/matrix-test" --results "$results"

@@ -875,6 +875,11 @@ static int twin_scenario(const struct lspci_dump *pd, const char *pname, const c
 	rc = enumerate(name, &m, &b) || app_apply(name, group, NULL, &m, &b, &r, o) ? -1 : 0;
 	if (!rc) {
 		twin_print_regs(&t, "final", o);
+		for (unsigned i = 0; i < m.topo.nfn; i++) {
+			char bdf[16];
+
+			fprintf(o, "enum %s\n", pci_addr_str(m.topo.fn[i].addr, bdf));
+		}
 		print_links_records(&m, o);
 		if (m.topo.problems)
 			fprintf(o, "# the app's enumeration reported %u problems\n", m.topo.problems);
@@ -895,7 +900,7 @@ static int twin_scenario(const struct lspci_dump *pd, const char *pname, const c
 /* Per link of the whole machine: did the policy change its ASPM Control,
  * CLKREQ# or L1SS enable bits (any function of the link)? */
 static void twin_table(const char *stem, const char *group, const struct twin *t,
-		       const struct twin *bios, const struct machine *m, FILE *tab)
+		       const struct twin *bios, const struct machine *m, unsigned dumped, FILE *tab)
 {
 	unsigned aspm = 0, clk = 0, l1ss = 0, pcie = 0;
 
@@ -924,8 +929,8 @@ static void twin_table(const char *stem, const char *group, const struct twin *t
 		clk += c;
 		l1ss += s;
 	}
-	fprintf(tab, "%s\t%s\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%u\n", stem, group, m->topo.nfn, pcie,
-		m->topo.nlink, aspm, clk, l1ss, t->nlog, m->topo.problems);
+	fprintf(tab, "%s\t%s\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%u\n", stem, group, m->topo.nfn,
+		pcie, m->topo.nlink, aspm, clk, l1ss, t->nlog, m->topo.problems, dumped);
 }
 
 /* The whole machine under group, for table.tsv. */
@@ -945,7 +950,10 @@ static int twin_whole(const struct lspci_dump *d, const char *stem, const char *
 	for (unsigned k = 0; k < np && opts.nextra_roots < PCIE_MAX_EXTRA_ROOTS; k++) {
 		opts.extra_root[opts.nextra_roots++] = (struct pci_addr){ p[k].seg, p[k].root, 0 };
 		if (b.nwin < ECAM_MAX_WINDOWS && (!b.nwin || win[b.nwin - 1].segment != p[k].seg))
-			win[b.nwin++] = (struct ecam_window){ .base = 0xb0000000, .segment = p[k].seg,
+			/* 256 MiB each, apart: the app refuses overlapping windows */
+			win[b.nwin++] = (struct ecam_window){ .base = 0x100000000ull +
+								      ((uint64_t)b.nwin << 28),
+							      .segment = p[k].seg,
 							      .bus_start = 0, .bus_end = 0xff };
 	}
 	if (twin_from_dump(&t, d))
@@ -958,7 +966,7 @@ static int twin_whole(const struct lspci_dump *d, const char *stem, const char *
 	memset(&m, 0, sizeof(m));
 	rc = enumerate(stem, &m, &b) || app_apply(stem, group, NULL, &m, &b, &r, NULL) ? -1 : 0;
 	if (!rc)
-		twin_table(stem, group, &t, &bios, &m, tab);
+		twin_table(stem, group, &t, &bios, &m, d->nfn, tab);
 	twin_free(&t);
 	twin_free(&bios);
 	return rc;
@@ -1033,7 +1041,7 @@ static int twin_main(int argc, char **argv)
 	fprintf(idx, "# name\tgroup\tremove\tpatched\tunpatched\twhat\n");
 	fprintf(notes, "# kind\tname\tmessage\n");
 	fprintf(tab, "# machine\tgroup\tfunctions\tpcie\tlinks\taspm-changed\tclkreq-changed\t"
-		"l1ss-changed\twrites\tproblems\n");
+		"l1ss-changed\twrites\tproblems\tdumped\n");
 	for (int i = 1; i < argc; i++)
 		if (twin_dump(argv[i], argv[0], idx, notes, tab))
 			rc = 1;
