@@ -223,9 +223,11 @@ static int close_fn(struct parser *p)
 			    b, p->next_off);
 	f->known = p->next_off;
 	f->bus_line = p->row_line[PCI_PRIMARY_BUS / 16];
-	if (f->cfg[0] == 0xff && f->cfg[1] == 0xff)
-		return fail(p->e, p->row_line[0], -AE_IO,
-			    "%s reads all-ones (Vendor ID ffff): no function answered", b);
+	/* lspci prints a function that did not answer (a GPU's audio function
+	 * in D3cold, say) as all-ones: it is named, and reads as absent */
+	f->all_ones = f->cfg[0] == 0xff && f->cfg[1] == 0xff;
+	if (f->all_ones)
+		return 0;
 	if (sem_find_caps(f->cfg, f->known, &f->caps, &flt))
 		return fail(p->e, p->row_line[flt.off / 16], -AE_INVAL, "%s: %s", b, flt.msg);
 	return 0;

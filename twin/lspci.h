@@ -32,6 +32,9 @@ struct lspci_fn {
 	unsigned line;		/* its header line */
 	unsigned bus_line;	/* the line of row 0x10 (bus numbers) */
 	struct sem_caps caps;	/* found by the bounded walk */
+	bool all_ones;		/* dumped as all-ones: the function did not
+				 * answer (powered off, gone); kept so that it
+				 * is named, and read as absent */
 	uint8_t cfg[SEM_CFG_SIZE];	/* 0xff beyond known */
 };
 
