@@ -13,8 +13,8 @@
 #include "semantics.h"
 #include "../pcie/cfg.h"
 
-#define LSPCI_MAX_BYTES	(32u << 20)	/* refused above this, before reading */
-#define LSPCI_MAX_FN	1024		/* functions in one dump */
+#define LSPCI_MAX_BYTES	(64u << 20)	/* refused above this, before reading */
+#define LSPCI_MAX_FN	4096		/* functions in one dump (the app's limit) */
 #define LSPCI_MAX_LINE	1023		/* characters in one line */
 
 /* A bad input: the 1-based line at fault (0: the input as a whole, e.g.

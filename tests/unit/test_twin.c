@@ -16,7 +16,7 @@
 
 /* ---------------------------------------------------------- dump text */
 
-static char text[1 << 20];
+static char text[4 << 20];
 static size_t tlen;
 
 static void put(const char *s)
@@ -411,7 +411,7 @@ static const struct bad bads[] = {
 	{ "extended capability loop", b_ext_loop, 34, -AE_INVAL, "extended capability list loops back to 0x100" },
 	{ "extended pointer below 0x100", b_ext_low, 18, -AE_INVAL, "points below 0x100" },
 	{ "extended pointer misaligned", b_ext_misaligned, 18, -AE_INVAL, "0x202 in 0x100 is not dword aligned" },
-	{ "too many functions", b_too_many, 1024 * 6 + 1, -AE_NOSPC, "more than 1024 functions" },
+	{ "too many functions", b_too_many, LSPCI_MAX_FN * 6 + 1, -AE_NOSPC, "more than 4096 functions" },
 };
 
 static void test_bad_input(void **state)
@@ -451,7 +451,7 @@ static void test_size_limit(void **state)
 	assert_non_null(big);
 	assert_int_equal(lspci_parse(big, LSPCI_MAX_BYTES + 1, &d, &e), -AE_2BIG);
 	assert_int_equal(e.line, 0);
-	assert_non_null(strstr(e.msg, "more than the 32 MiB"));
+	assert_non_null(strstr(e.msg, "more than the 64 MiB"));
 	free(big);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
