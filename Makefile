@@ -23,7 +23,7 @@ EFI_SRCS	:= $(wildcard efi/*.c)
 CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h app/*.h)
 
 .SECONDARY:
-.PHONY: all deps run unit test clean matrix kernel fuzz bench qemu-smoke \
+.PHONY: all deps run unit test clean host host-san matrix kernel fuzz bench qemu-smoke \
 	qemu-selftest validate-expect
 all: $(BUILD)/aspmctl.efi
 
@@ -86,6 +86,28 @@ $(BUILD)/unit/%: tests/unit/%.c $(HOST_OBJS) $(wildcard tests/unit/*.h)
 
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(BUILD)/results $(UNIT_BINS)
+
+# ---------------------------------------------------------------- host
+# build/host/aspmctl: the app's own commands over a twin of a machine's
+# config space (an lspci dump, or this Linux machine's sysfs), read-only.
+# Optimised, no sanitizers (the unit tests and `make host-san` have them).
+HOST_TOOL_SRCS	:= $(CORE_SRCS) $(APP_SRCS) $(TWIN_SRCS) $(wildcard host/*.c)
+HOST_TOOL_CFLAGS := $(WARN) -std=gnu11 -O2 -g -I. -DASPMCTL_HOST \
+		   -DASPMCTL_VERSION='"$(VERSION)"'
+
+host: $(BUILD)/host/aspmctl
+$(BUILD)/host/aspmctl: $(HOST_TOOL_SRCS) $(CORE_HDRS) $(wildcard twin/*.h host/*.h)
+	@mkdir -p $(@D)
+	@echo "  CC [host] $@"
+	@$(HOST_CC) $(HOST_TOOL_CFLAGS) $(HOST_TOOL_SRCS) -o $@
+
+# the same under AddressSanitizer and UndefinedBehaviorSanitizer, for the tests
+host-san: $(BUILD)/host-san/aspmctl
+$(BUILD)/host-san/aspmctl: $(HOST_TOOL_SRCS) $(CORE_HDRS) $(wildcard twin/*.h host/*.h) \
+			   $(BUILD)/.deps-unit
+	@mkdir -p $(@D)
+	@echo "  CC [host+san] $@"
+	@$(HOST_CC) $(HOST_CFLAGS) $(HOST_TOOL_SRCS) -o $@
 
 # ---------------------------------------------------------------- QEMU
 TOPO		?= tests/qemu/topologies/default.topo

@@ -38,6 +38,11 @@ struct boot_ops {
 	/* ECAM accesses */
 	const struct mmio_ops *mmio;
 	void *mmio_ctx;
+	/* optional: config space through this backend instead of ECAM MMIO
+	 * (the host's digital twin, whose reads can say "not in the dump");
+	 * the MCFG still decides which buses are decoded */
+	const struct pci_cfg_ops *cfg_ops;
+	void *cfg_ctx;
 	/* root buses firmware knows besides the MCFG start buses (optional) */
 	unsigned (*root_buses)(void *ctx, struct pci_addr *roots, unsigned max);
 	/* a file on the app's volume, replaced */

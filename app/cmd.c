@@ -106,7 +106,10 @@ static int prepare(struct app *a, const struct out *o)
 
 	a->ecam.mmio = a->ops->mmio;
 	a->ecam.mmio_ctx = a->ops->mmio_ctx;
-	pci_cfg_init(&a->cfg, &ecam_cfg_ops, &a->ecam);
+	if (a->ops->cfg_ops)
+		pci_cfg_init(&a->cfg, a->ops->cfg_ops, a->ops->cfg_ctx);
+	else
+		pci_cfg_init(&a->cfg, &ecam_cfg_ops, &a->ecam);
 	a->cfg.read_only = true;
 
 	mem_set(&a->sopts, 0, sizeof(a->sopts));

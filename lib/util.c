@@ -65,7 +65,7 @@ void str_copy(char *dst, const char *src, size_t size)
 	dst[i] = '\0';
 }
 
-static int digit_value(char c)
+int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -90,7 +90,7 @@ int parse_u64(const char *s, unsigned base, uint64_t *out)
 			return -AE_INVAL;
 	}
 	for (; *s; s++) {
-		d = digit_value(*s);
+		d = hex_digit(*s);
 		if (d < 0 || (unsigned)d >= base)
 			return -AE_INVAL;
 		if (v > (UINT64_MAX - (uint64_t)d) / base)

@@ -67,7 +67,8 @@ struct scan {
 	/* ARI walk: the function being added is on an ARI bus; its Next
 	 * Function Number, or -1 without an ARI capability */
 	bool want_ari;
-	int ari_next;
+	int ari_next;		/* the Next Function Number read, -1 none, */
+#define ARI_NEXT_UNKNOWN (-2)	/* or: not in the dump */
 };
 
 /* Does an ECAM window decode seg:bus? */
@@ -126,7 +127,8 @@ const char *pcie_type_name(const struct pcie_fn *f)
 	};
 
 	if (!(f->flags & FN_PCIE))
-		return (f->flags & FN_BRIDGE) ? "pci-bridge" : "pci";
+		return f->hdr_type == PCI_HEADER_TYPE_CARDBUS ? "cardbus-bridge" :
+		       (f->flags & FN_BRIDGE) ? "pci-bridge" : "pci";
 	if (f->pcie_type < ARRAY_SIZE(names) && names[f->pcie_type])
 		return names[f->pcie_type];
 	return unknown[f->pcie_type & 15];
@@ -252,6 +254,15 @@ static void read_ext_caps(struct scan *s, struct pcie_fn *f)
 	if (!(f->flags & FN_PCIE) || (f->flags & (FN_BAD_TYPE | FN_GONE)))
 		return;
 	rc = pci_find_ext_caps(s->c, f->addr, ids, pos, s->want_ari ? 3 : 2);
+	if (rc == -AE_NODATA) {
+		/* the backend does not know this space (a twin of a 256-byte
+		 * dump): neither present nor absent, and never written; an ARI
+		 * walk cannot follow Next Function Numbers it cannot read */
+		f->flags |= FN_EXT_UNKNOWN;
+		if (s->want_ari)
+			s->ari_next = ARI_NEXT_UNKNOWN;
+		return;
+	}
 	if (rc == -AE_LOOP) {
 		f->flags |= FN_EXTCAP_LOOP;
 		s->t->problems++;
@@ -312,7 +323,10 @@ static int add_fn(struct scan *s, struct pci_addr a, uint32_t id, int parent,
 	}
 	f->revision = (uint8_t)v;
 	f->class = v >> 8;
-	if (f->hdr_type == PCI_HEADER_TYPE_BRIDGE) {
+	/* a CardBus bridge's bus numbers sit where a PCI bridge's do (PC Card
+	 * Standard; Linux's pci_scan_bridge_extend() follows both) */
+	if (f->hdr_type == PCI_HEADER_TYPE_BRIDGE ||
+	    f->hdr_type == PCI_HEADER_TYPE_CARDBUS) {
 		f->flags |= FN_BRIDGE;
 		pci_cfg_read32(s->c, a, PCI_PRIMARY_BUS, &v);
 		if (v == 0xffffffff) {
@@ -403,16 +417,22 @@ static int scan_ari(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 		    int depth)
 {
 	unsigned fn = 0;
+	bool probe_all = false;	/* the ARI chain is unknown: try every number */
 	char b[16];
 
-	for (;;) {
+	for (;; fn++) {
 		struct pci_addr a = { seg, bus, (uint8_t)fn };
 		uint32_t id, v;
 		uint8_t hdr;
 		int rc;
 
-		if (probe_id(s, a, &id))
+		if (fn > 255)
 			return 0;
+		if (probe_id(s, a, &id)) {
+			if (probe_all)
+				continue;
+			return 0;
+		}
 		if (fn == 0) {
 			pci_cfg_read32(s->c, a, 0x0c, &v);
 			hdr = (uint8_t)(v >> 16);
@@ -425,6 +445,10 @@ static int scan_ari(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 		s->want_ari = false;
 		if (rc)
 			return rc == -AE_NOSPC ? rc : 0;
+		if (s->ari_next == ARI_NEXT_UNKNOWN)
+			probe_all = true;
+		if (probe_all)
+			continue;
 		if (s->ari_next <= 0)
 			return 0;
 		if ((unsigned)s->ari_next <= fn) {
@@ -433,7 +457,7 @@ static int scan_ari(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 				 pci_addr_str(a, b), (unsigned)s->ari_next, fn);
 			return 0;
 		}
-		fn = (unsigned)s->ari_next;
+		fn = (unsigned)s->ari_next - 1;	/* the loop's fn++ */
 	}
 }
 

@@ -107,12 +107,15 @@ void report_links(const struct out *o, const struct pcie_topo *t)
 		const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
 		uint32_t lc = up->lnkcap & dn->lnkcap;
 		bool clk_cap = true, clk_on = true;
+		bool ext_unknown = (up->flags & FN_EXT_UNKNOWN) != 0;
 
 		for (int j = l->down_first; j < (int)t->nfn; j++) {
 			const struct pcie_fn *f = &t->fn[j];
 
 			if (f->parent != l->up)
 				continue;
+			if (f->flags & FN_EXT_UNKNOWN)
+				ext_unknown = true;
 			if (!(f->lnkcap & PCI_EXP_LNKCAP_CLKPM))
 				clk_cap = clk_on = false;
 			if (!(f->lnkctl & PCI_EXP_LNKCTL_CLKREQ_EN))
@@ -142,8 +145,10 @@ void report_links(const struct out *o, const struct pcie_topo *t)
 		}
 		out_printf(o, "  clock PM capable %s enabled %s; L1SS %s; LTR %s\n",
 			   clk_cap ? "yes" : "no", clk_on ? "yes" : "no",
-			   (up->l1ss && dn->l1ss) ? "yes" : "no",
-			   dn->ltr ? "yes" : "no");
+			   ext_unknown ? "unknown" : (up->l1ss && dn->l1ss) ? "yes" : "no",
+			   (dn->flags & FN_EXT_UNKNOWN) ? "unknown" : dn->ltr ? "yes" : "no");
+		if (ext_unknown)
+			out_puts(o, "  extended config space not known (not in the dump): L1 PM Substates are neither read nor changed\n");
 		/* LNKCAP Port Number (PCIe r5.0 sec 7.5.3.6), LNKSTA Slot
 		 * Clock Configuration (sec 7.5.3.8) */
 		out_printf(o, "  port number up %u down %u; slot clock up %s down %s\n",
@@ -231,6 +236,8 @@ void aspm_print_link(const struct out *o, const struct pcie_topo *t, int li,
 	aspm_state_str(b & ASPM_STATE_L1SS, l1a, sizeof(l1a));
 	aspm_state_str(lp->target & ASPM_STATE_L1SS, l1b, sizeof(l1b));
 	before_after(l1s, sizeof(l1s), l1a, l1b);
+	if ((t->fn[l->up].flags | t->fn[l->down].flags) & FN_EXT_UNKNOWN)
+		fmt_snprintf(l1s, sizeof(l1s), "unknown");
 	if (!l->clkpm_capable && !l->clkpm_default && !lp->clkpm_target)
 		fmt_snprintf(clk, sizeof(clk), "-");
 	else
@@ -272,6 +279,8 @@ static void print_target(const struct out *o, const struct pcie_topo *t,
 		return;
 	if (f->l1ss)
 		fmt_snprintf(ss, sizeof(ss), "0x%08x", f->l1ss_ctl1);
+	else if (f->flags & FN_EXT_UNKNOWN)
+		fmt_snprintf(ss, sizeof(ss), "unknown");
 	else
 		fmt_snprintf(ss, sizeof(ss), "-");
 	if (f->flags & FN_PCIE)

@@ -52,6 +52,8 @@
 #define FN_LTR_PATH	(1u << 17)	/* LTR supported from the Root Port down to it */
 #define FN_LTR_READ	(1u << 18)	/* Device Capabilities 2 read for the LTR path */
 #define FN_LTR_MECH	(1u << 19)	/* ... and it has LTR Mechanism Supported */
+#define FN_EXT_UNKNOWN	(1u << 20)	/* extended config space not known (a
+					 * 256-byte dump): L1SS and LTR unknown */
 
 struct pcie_fn {
 	struct pci_addr addr;

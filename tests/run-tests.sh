@@ -34,6 +34,8 @@ suite records python3 tests/lib/run-unittests.py --name records --results "$resu
 # every tracked .py compiles and passes pyflakes; no Python in shell heredocs
 suite lint python3 tests/lint/lint.py --results "$results"
 suite house tests/lint/house.sh --results "$results"
+# the host tool over the corpus of real machines (tests/twin/dumps) and broken dumps
+suite twin-host sh -c 'make --no-print-directory host host-san && python3 tests/twin/test_host.py --tool "$1/host-san/aspmctl" --results "$2"' sh "$BUILD" "$results"
 suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
 suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
@@ -44,7 +46,7 @@ suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 # a refused dump); `make twin` runs the whole corpus under every group
 suite twin make --no-print-directory twin TWIN_ARGS="--no-build --groups force" \
 	TWIN_DUMPS="$(printf 'tests/twin/dumps/%s.txt ' asus-laptop-whiskeylake-mx150 asus-p6t6 \
-		lenovo-laptop-17aa-225a-partial freescale-p2020-board samsung-np350v5c)"
+		lenovo-laptop-17aa-225a-partial freescale-p2020-board) tests/twin/damaged/samsung-np350v5c.txt"
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
 suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"
 suite matrix python3 tests/matrix/matrix.py --set test -j 2 --out "$BUILD/matrix-test" --results "$results"

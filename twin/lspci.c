@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "lspci.h"
+#include "../lib/util.h"
 #include "../pcie/pci_regs.h"
 #include "../lib/err.h"
 
@@ -42,23 +43,12 @@ static int fail(struct twin_err *e, unsigned line, int code, const char *fmt, ..
 	return code;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Number of hex digits at s (at most max + 1 are looked at). */
 static unsigned hex_run(const char *s, size_t n, unsigned max)
 {
 	unsigned k = 0;
 
-	while (k < n && k <= max && hexval(s[k]) >= 0)
+	while (k < n && k <= max && hex_digit(s[k]) >= 0)
 		k++;
 	return k;
 }
@@ -68,7 +58,7 @@ static unsigned hex_num(const char *s, unsigned k)
 	unsigned v = 0;
 
 	for (unsigned i = 0; i < k; i++)
-		v = v << 4 | (unsigned)hexval(s[i]);
+		v = v << 4 | (unsigned)hex_digit(s[i]);
 	return v;
 }
 
@@ -125,7 +115,7 @@ static int row_bytes(struct parser *p, const char *q, const char *end, uint8_t *
 			return fail(p->e, p->line, -AE_INVAL, "byte %u is not preceded by one space",
 				    nb);
 		q++;
-		if (end - q < 2 || hexval(q[0]) < 0 || hexval(q[1]) < 0 ||
+		if (end - q < 2 || hex_digit(q[0]) < 0 || hex_digit(q[1]) < 0 ||
 		    (end - q > 2 && q[2] != ' '))
 			return fail(p->e, p->line, -AE_INVAL, "byte %u ('%.*s') is not two hex digits",
 				    nb, (int)(end - q < 3 ? end - q : 3), q);
@@ -223,9 +213,11 @@ static int close_fn(struct parser *p)
 			    b, p->next_off);
 	f->known = p->next_off;
 	f->bus_line = p->row_line[PCI_PRIMARY_BUS / 16];
-	if (f->cfg[0] == 0xff && f->cfg[1] == 0xff)
-		return fail(p->e, p->row_line[0], -AE_IO,
-			    "%s reads all-ones (Vendor ID ffff): no function answered", b);
+	/* lspci prints a function that did not answer (a GPU's audio function
+	 * in D3cold, say) as all-ones: it is named, and reads as absent */
+	f->all_ones = f->cfg[0] == 0xff && f->cfg[1] == 0xff;
+	if (f->all_ones)
+		return 0;
 	if (sem_find_caps(f->cfg, f->known, &f->caps, &flt))
 		return fail(p->e, p->row_line[flt.off / 16], -AE_INVAL, "%s: %s", b, flt.msg);
 	return 0;

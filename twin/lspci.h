@@ -13,8 +13,8 @@
 #include "semantics.h"
 #include "../pcie/cfg.h"
 
-#define LSPCI_MAX_BYTES	(32u << 20)	/* refused above this, before reading */
-#define LSPCI_MAX_FN	1024		/* functions in one dump */
+#define LSPCI_MAX_BYTES	(64u << 20)	/* refused above this, before reading */
+#define LSPCI_MAX_FN	4096		/* functions in one dump (the app's limit) */
 #define LSPCI_MAX_LINE	1023		/* characters in one line */
 
 /* A bad input: the 1-based line at fault (0: the input as a whole, e.g.
@@ -32,6 +32,9 @@ struct lspci_fn {
 	unsigned line;		/* its header line */
 	unsigned bus_line;	/* the line of row 0x10 (bus numbers) */
 	struct sem_caps caps;	/* found by the bounded walk */
+	bool all_ones;		/* dumped as all-ones: the function did not
+				 * answer (powered off, gone); kept so that it
+				 * is named, and read as absent */
 	uint8_t cfg[SEM_CFG_SIZE];	/* 0xff beyond known */
 };
 

@@ -40,7 +40,10 @@ int twin_from_dump(struct twin *t, const struct lspci_dump *d)
 		f->line = d->fn[i].line;
 		f->caps = d->fn[i].caps;
 		memcpy(f->cfg, d->fn[i].cfg, sizeof(f->cfg));
-		sem_derive(&(struct sem_fn){ f->cfg, f->rw, f->w1c }, &f->caps);
+		f->all_ones = d->fn[i].all_ones;
+		/* a function that did not answer has no writable bit */
+		if (!f->all_ones)
+			sem_derive(&(struct sem_fn){ f->cfg, f->rw, f->w1c }, &f->caps);
 		t->sorted[i] = i;
 	}
 	t->nfn = d->nfn;

@@ -23,6 +23,7 @@ struct twin_fn {
 	struct pci_addr addr;
 	unsigned known;		/* 64, 256 or 4096 */
 	unsigned line;		/* header line in the dump */
+	bool all_ones;		/* dumped as all-ones (did not answer) */
 	struct sem_caps caps;
 	uint8_t cfg[SEM_CFG_SIZE];	/* 0xff beyond known */
 	uint8_t rw[SEM_CFG_SIZE];

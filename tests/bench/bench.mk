@@ -27,5 +27,7 @@ $(BUILD)/bench-twin/twin_bench: tests/bench/twin_bench.c $(wildcard twin/*.c twi
 	@echo "  LD [host] $@"
 	@$(HOST_CC) $(WARN) -std=gnu11 -O2 -I. $< $(wildcard twin/*.c) lib/fmt.c lib/util.c lib/err.c pcie/cfg.c -o $@
 
-bench-twin: $(BUILD)/bench-twin/twin_bench
+bench-twin: $(BUILD)/bench-twin/twin_bench $(BUILD)/host/aspmctl
 	$(BUILD)/bench-twin/twin_bench
+	python3 tests/bench/twin_host_bench.py --tool $(BUILD)/host/aspmctl \
+		--gen $(BUILD)/bench-twin/twin_bench

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * How long the digital twin takes to parse a generated lspci -xxxx dump of
- * about 1,000 functions (31 Root Ports, each with a bus of 8 multi-function
- * endpoints, and a host bridge) and to build the twin from it (copy and
- * derive masks), and to write it back out. A figure to print, not a timed
+ * about 1,000 functions (Root Ports with a switch each, see generate())
+ * and to build the twin from it (copy and derive masks), and to write it
+ * back out. A figure to print, not a timed
  * test: `make bench-twin` (tests/bench/bench.mk).
  *
- * Usage: twin_bench [RUNS] [FUNCTIONS]   (default 7 runs, 1000 functions)
+ * Usage: twin_bench [RUNS] [FUNCTIONS] [OUT]  (default 7 runs, 1000
+ * functions; OUT: also write the generated dump there, for the host
+ * tool's benchmark, tests/bench/twin_host_bench.py)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,15 +54,21 @@ static void emit(unsigned bus, unsigned dev, unsigned fn, const uint8_t *cfg)
 	put("\n", 1);
 }
 
-static void function(uint8_t *cfg, unsigned type, unsigned bus, unsigned sec)
+/* One PCIe function: a bridge (Root, Upstream or Downstream Port) with
+ * its bus numbers, or a multi-function Endpoint; L0s, L1, Clock PM, an
+ * L1 PM Substates and an LTR capability each. */
+static void function(uint8_t *cfg, unsigned type, unsigned pri, unsigned sec,
+		     unsigned sub)
 {
+	bool bridge = type != PCI_EXP_TYPE_ENDPOINT && type != PCI_EXP_TYPE_RC_END;
+
 	memset(cfg, 0, 4096);
 	cfg[0] = 0x86, cfg[1] = 0x80, cfg[2] = 0x34, cfg[3] = 0x12;
 	cfg[PCI_STATUS] = PCI_STATUS_CAP_LIST;
-	cfg[PCI_HEADER_TYPE] = type == PCI_EXP_TYPE_ROOT_PORT ? 1 : 0x80;
-	cfg[PCI_PRIMARY_BUS] = type == PCI_EXP_TYPE_ROOT_PORT ? (uint8_t)bus : 0;
-	cfg[PCI_SECONDARY_BUS] = type == PCI_EXP_TYPE_ROOT_PORT ? (uint8_t)sec : 0;
-	cfg[PCI_SUBORDINATE_BUS] = type == PCI_EXP_TYPE_ROOT_PORT ? (uint8_t)sec : 0;
+	cfg[PCI_HEADER_TYPE] = bridge ? 1 : type == PCI_EXP_TYPE_ENDPOINT ? 0x80 : 0;
+	cfg[PCI_PRIMARY_BUS] = bridge ? (uint8_t)pri : 0;
+	cfg[PCI_SECONDARY_BUS] = bridge ? (uint8_t)sec : 0;
+	cfg[PCI_SUBORDINATE_BUS] = bridge ? (uint8_t)sub : 0;
 	cfg[PCI_CAPABILITY_LIST] = 0x40;
 	cfg[0x40] = PCI_CAP_ID_EXP;
 	cfg[0x42] = (uint8_t)(type << 4 | 2);
@@ -69,21 +78,30 @@ static void function(uint8_t *cfg, unsigned type, unsigned bus, unsigned sec)
 	cfg[0x200] = PCI_EXT_CAP_ID_LTR, cfg[0x202] = 0x01;
 }
 
+/* A machine as Linux would enumerate it: an RCiEP, then Root Ports, each
+ * with a switch of 8 Downstream Ports below, each with an 8-function
+ * Endpoint (74 functions and 10 buses a Root Port), until want. */
 static void generate(unsigned want)
 {
 	static uint8_t cfg[4096];
-	unsigned n = 1;
+	unsigned n = 1, bus = 1;
 
-	function(cfg, PCI_EXP_TYPE_RC_END, 0, 0);
-	cfg[PCI_HEADER_TYPE] = 0;
+	function(cfg, PCI_EXP_TYPE_RC_END, 0, 0, 0);
 	emit(0, 0, 0, cfg);
-	for (unsigned rp = 1; rp < 32 && n < want; rp++) {
-		function(cfg, PCI_EXP_TYPE_ROOT_PORT, 0, rp);
+	for (unsigned rp = 1; rp < 32 && n < want && bus + 9 < 256; rp++, bus += 10) {
+		function(cfg, PCI_EXP_TYPE_ROOT_PORT, 0, bus, bus + 9);
 		emit(0, rp, 0, cfg);
-		n++;
-		for (unsigned f = 0; f < 256 && n < want && n < 32 * (rp + 1); f++, n++) {
-			function(cfg, PCI_EXP_TYPE_ENDPOINT, rp, 0);
-			emit(rp, f >> 3, f & 7, cfg);
+		function(cfg, PCI_EXP_TYPE_UPSTREAM, bus, bus + 1, bus + 9);
+		emit(bus, 0, 0, cfg);
+		n += 2;
+		for (unsigned d = 0; d < 8 && n < want; d++) {
+			function(cfg, PCI_EXP_TYPE_DOWNSTREAM, bus + 1, bus + 2 + d, bus + 2 + d);
+			emit(bus + 1, d, 0, cfg);
+			n++;
+			for (unsigned f = 0; f < 8 && n < want; f++, n++) {
+				function(cfg, PCI_EXP_TYPE_ENDPOINT, 0, 0, 0);
+				emit(bus + 2 + d, 0, f, cfg);
+			}
 		}
 	}
 	text[tlen] = '\0';
@@ -124,6 +142,14 @@ int main(int argc, char **argv)
 	if (!runs || runs > 64 || !want || want > LSPCI_MAX_FN)
 		return 2;
 	generate(want);
+	if (argc > 3) {
+		FILE *f = fopen(argv[3], "w");
+
+		if (!f || fwrite(text, 1, tlen, f) != tlen || fclose(f)) {
+			perror(argv[3]);
+			return 1;
+		}
+	}
 	for (unsigned r = 0; r < runs; r++) {
 		double t0 = now(), t1, t2, t3;
 

@@ -415,7 +415,7 @@ static void build_acpi(struct img *m, const uint8_t *h)
 	static const uint32_t fadt_len[4] = { 244, 132, 0, 276 };
 	uint32_t flen = fadt_len[(h[1] >> 4) & 3];
 	unsigned nreg = 1 + (h[4] & 3) % NREGION, n1 = (h[1] & 0x08) ? 1 : nreg;
-	struct test_mcfg_ent e[NREGION];
+	struct acpi_mcfg_ent e[NREGION];
 	uint64_t root[3];
 	unsigned nent = 0;
 
@@ -427,7 +427,7 @@ static void build_acpi(struct img *m, const uint8_t *h)
 	for (unsigned i = 0; i < nreg; i++) {
 		const uint8_t *g = h + 5 + 4 * i;
 
-		e[i] = (struct test_mcfg_ent){ .base = region_base(g[0], g[1] >> 1),
+		e[i] = (struct acpi_mcfg_ent){ .base = region_base(g[0], g[1] >> 1),
 			.segment = g[1] & 1, .start_bus = g[2], .end_bus = g[3] };
 	}
 	mcfg_build(m->p + MCFG_OFF, e, n1);

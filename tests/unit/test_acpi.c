@@ -111,7 +111,7 @@ static unsigned long long U(uint64_t v)
 	return v;
 }
 
-static const struct test_mcfg_ent mcfg_q35 = { 0xb0000000, 0, 0, 0xff };
+static const struct acpi_mcfg_ent mcfg_q35 = { 0xb0000000, 0, 0, 0xff };
 
 /* ------------------------------------------------------------ basics */
 
@@ -179,7 +179,7 @@ static void test_rsdp_v1_rsdt(void **state)
 
 static void test_rsdp_v2_xsdt_unaligned(void **state)
 {
-	struct test_mcfg_ent e = { 0x4000000000ull, 0, 0, 0x3f };
+	struct acpi_mcfg_ent e = { 0x4000000000ull, 0, 0, 0x3f };
 	uint64_t fadt, mcfg, xsdt, rsdp;
 	int rc;
 
@@ -1040,7 +1040,7 @@ static void test_patch_refuses_invalid(void **state)
 
 static void test_mcfg_flags(void **state)
 {
-	static const struct test_mcfg_ent e[] = {
+	static const struct acpi_mcfg_ent e[] = {
 		{ 0xb0000000, 0, 0x00, 0x3f },	/* 0 ok */
 		{ 0xb1000000, 0, 0x20, 0x10 },	/* 1 reversed */
 		{ 0,          0, 0x40, 0x7f },	/* 2 zero base */
@@ -1147,10 +1147,10 @@ static void test_mcfg_odd_length(void **state)
 
 static void test_two_mcfgs(void **state)
 {
-	static const struct test_mcfg_ent a[] = {
+	static const struct acpi_mcfg_ent a[] = {
 		{ 0xb0000000, 0, 0x00, 0x7f },
 	};
-	static const struct test_mcfg_ent b[] = {
+	static const struct acpi_mcfg_ent b[] = {
 		{ 0xc0000000, 1, 0x00, 0xff },
 		{ 0xb0000000, 0, 0x80, 0xff },
 		{ 0xd0000000, 0, 0x40, 0x9f },	/* overlaps a[0] and b[1] */
@@ -1182,7 +1182,7 @@ static void test_two_mcfgs(void **state)
 static void test_mcfg_too_many_regions(void **state)
 {
 	enum { N = 70 };
-	struct test_mcfg_ent e[N];
+	struct acpi_mcfg_ent e[N];
 	struct mcfg_region r[8];
 	uint64_t fadt, m1, m2, xsdt, rsdp;
 	unsigned n = 0;
@@ -1248,7 +1248,7 @@ static void refix(uint64_t phys)
  */
 static void test_hostile_mutations(void **state)
 {
-	static const struct test_mcfg_ent e[] = {
+	static const struct acpi_mcfg_ent e[] = {
 		{ 0xb0000000, 0, 0x00, 0x7f }, { 0xc0000000, 1, 0x00, 0xff },
 	};
 	uint64_t tables[5], rsdp;

@@ -232,7 +232,7 @@ static void check_booted(struct bfx *b, int rc, const char *summary, bool dumps)
 
 /* ------------------------------------------------------------ ACPI */
 
-static const struct test_mcfg_ent good_mcfg = { ECAM_BASE, 0, 0, 0x3f };
+static const struct acpi_mcfg_ent good_mcfg = { ECAM_BASE, 0, 0, 0x3f };
 
 /* RSDP 2 -> XSDT -> entries; returns the RSDP. */
 static uint64_t tables(struct fake_mem *m, const uint64_t *e, unsigned n)
@@ -330,7 +330,7 @@ static uint64_t acpi_two_fadts(struct fake_mem *m)
 
 static uint64_t acpi_two_mcfgs(struct fake_mem *m)
 {
-	static const struct test_mcfg_ent second = { 0xc0000000, 0, 0, 0xff };
+	static const struct acpi_mcfg_ent second = { 0xc0000000, 0, 0, 0xff };
 	uint64_t fadt = add_fadt(m, 244, 5, 0, FADT_IAPC_NO_ASPM);
 	uint64_t m1 = add_mcfg(m, &good_mcfg, 1);
 	uint64_t m2 = add_mcfg(m, &second, 1);
@@ -351,9 +351,9 @@ static uint64_t acpi_mcfg_odd(struct fake_mem *m)
 	return tables(m, (uint64_t[]){ fadt, mcfg }, 2);
 }
 
-static uint64_t mcfg_with(struct fake_mem *m, struct test_mcfg_ent bad)
+static uint64_t mcfg_with(struct fake_mem *m, struct acpi_mcfg_ent bad)
 {
-	const struct test_mcfg_ent e[2] = { good_mcfg, bad };
+	const struct acpi_mcfg_ent e[2] = { good_mcfg, bad };
 	uint64_t fadt = add_fadt(m, 244, 5, 0, FADT_IAPC_NO_ASPM);
 	uint64_t mcfg = add_mcfg(m, e, 2);
 
@@ -362,22 +362,22 @@ static uint64_t mcfg_with(struct fake_mem *m, struct test_mcfg_ent bad)
 
 static uint64_t acpi_reversed(struct fake_mem *m)
 {
-	return mcfg_with(m, (struct test_mcfg_ent){ 0xd0000000, 1, 0x40, 0x10 });
+	return mcfg_with(m, (struct acpi_mcfg_ent){ 0xd0000000, 1, 0x40, 0x10 });
 }
 
 static uint64_t acpi_zero_base(struct fake_mem *m)
 {
-	return mcfg_with(m, (struct test_mcfg_ent){ 0, 1, 0, 0x3f });
+	return mcfg_with(m, (struct acpi_mcfg_ent){ 0, 1, 0, 0x3f });
 }
 
 static uint64_t acpi_overlap(struct fake_mem *m)
 {
-	return mcfg_with(m, (struct test_mcfg_ent){ 0xc0000000, 0, 0x20, 0x7f });
+	return mcfg_with(m, (struct acpi_mcfg_ent){ 0xc0000000, 0, 0x20, 0x7f });
 }
 
 static uint64_t acpi_only_reversed(struct fake_mem *m)
 {
-	static const struct test_mcfg_ent e = { ECAM_BASE, 0, 0x3f, 0x00 };
+	static const struct acpi_mcfg_ent e = { ECAM_BASE, 0, 0x3f, 0x00 };
 	uint64_t fadt = add_fadt(m, 244, 5, 0, FADT_IAPC_NO_ASPM);
 	uint64_t mcfg = add_mcfg(m, &e, 1);
 

@@ -29,9 +29,10 @@ xcheck: $(BUILD)/xcheck/xcheck
 
 # make twin: the same cross-check over real machines' dumps (docs/twin.md,
 # "Cross-checking real machines"): every root bus of every dump a scenario,
-# under every group. TWIN_DUMPS: the dumps; TWIN_ARGS: more options
+# under every group; the damaged dumps must be refused as expected.
+# TWIN_DUMPS: the dumps; TWIN_ARGS: more options
 # (e.g. --no-build, --groups force).
-TWIN_DUMPS ?= $(wildcard tests/twin/dumps/*.txt)
+TWIN_DUMPS ?= $(wildcard tests/twin/dumps/*.txt tests/twin/damaged/*.txt)
 TWIN_ARGS ?=
 
 .PHONY: twin

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""build/host/aspmctl over the corpus of real machines (tests/twin/dumps)
+and over dumps made here to be broken: the claims README makes of the
+host tool, each checked against lspci (pciutils), the independent decoder.
+
+  tests/twin/test_host.py --tool build/host-san/aspmctl [--results DIR]
+                          [--dumps DIR] [--work DIR]
+
+For every dump: `report` names every function `lspci -F` names; `plan
+--policy notouch` plans no write; `apply --policy clear --after-dump OUT`
+leaves every link end of `lspci -F OUT -vv` with ASPM disabled and every
+L1 PM Substates enable off (unless its extended space is unknown). Then
+the FADT options, --from-sysfs on a tree made from a dump (as root and
+as a user), and bad input (FILE:LINE errors, exit 1, no crash).
+Ends with "N passed, N failed"."""
+import argparse
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import records  # noqa: E402
+
+results = []
+
+
+def check(ok, what):
+    results.append(bool(ok))
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    return ok
+
+
+def run(tool, *args):
+    r = subprocess.run([tool] + list(args), capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout, r.stderr
+
+
+def lspci(*args):
+    r = subprocess.run(["lspci"] + list(args), capture_output=True, text=True)
+    return r.stdout
+
+
+def lspci_functions(path):
+    """Addresses lspci -F names, with the domain (-D)."""
+    return {line.split()[0] for line in lspci("-F", path, "-D").splitlines() if line.strip()}
+
+
+ADDR = re.compile(r"^\s*([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) [0-9a-f]{4}:[0-9a-f]{4} ")
+
+
+def report_functions(out):
+    """Functions the report's tree names, and those it lists as in the
+    dump but not in the tree."""
+    named = {m.group(1) for m in map(ADDR.match, out.splitlines()) if m}
+    named |= {line.split()[1] for line in out.splitlines() if line.startswith("dump ")}
+    return named
+
+
+def lspci_blocks(path):
+    """lspci -F PATH -vv per function: {address: text}."""
+    blocks, cur = {}, None
+    for line in lspci("-F", path, "-D", "-vv").splitlines():
+        if line and not line[0].isspace():
+            cur = line.split()[0]
+            blocks[cur] = ""
+        elif cur:
+            blocks[cur] += line + "\n"
+    return blocks
+
+
+def clear_leaves_links_off(name, out, after):
+    targets = [r for r in records.parse_all(out, ["target"])]
+    blocks = lspci_blocks(after)
+    bad = []
+    for r in targets:
+        fn = r["fn"]
+        text = blocks.get(fn, "")
+        lnk = re.search(r"LnkCtl:\s+ASPM ([^;]+);", text)
+        if r.get("lnkctl") != "-" and (not lnk or lnk.group(1) != "Disabled"):
+            bad.append(fn + " LnkCtl " + (lnk.group(1) if lnk else "missing"))
+        if r.get("l1ss") != "unknown":
+            sub = re.search(r"L1SubCtl1:([^\n]*)", text)
+            if sub and "+" in sub.group(1).split("T_")[0].split("LTR")[0]:
+                bad.append(fn + " L1SubCtl1" + sub.group(1))
+    links = list(records.parse_all(out, ["link"]))
+    return check((targets or not links) and not bad,
+                 "%s: apply --policy clear: %d link ends, lspci -F after-dump: ASPM disabled, "
+                 "L1SS enables off%s" % (name, len(targets), ("; " + "; ".join(bad[:4])) if bad else ""))
+
+
+def refused():
+    out = {}
+    for line in open(os.path.join(HERE, "refused.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        f, n, text = line.rstrip("\n").split("\t")
+        out[f] = (int(n), text)
+    return out
+
+
+def damaged(tool):
+    """Real dumps damaged as published (tests/twin/damaged): refused, with
+    the line and the reason refused.tsv gives."""
+    expect = refused()
+    d = os.path.join(HERE, "damaged")
+    check(sorted(expect) == sorted(os.listdir(d)), "refused.tsv lists every damaged dump")
+    for f, (n, text) in sorted(expect.items()):
+        path = os.path.join(d, f)
+        rc, out, err = run(tool, "--from-dump", path, "report")
+        check(rc == 1 and ("%s:%d: " % (path, n)) in err and text in err and not out.strip(),
+              "%s (damaged): refused with FILE:LINE (%d) and why: %s" % (f, n, err.strip()[:100]))
+
+
+def corpus(tool, dumps, work):
+    for f in sorted(os.listdir(dumps)):
+        path, name = os.path.join(dumps, f), f
+        rc, out, err = run(tool, "--from-dump", path, "report")
+        want = lspci_functions(path)
+        got = report_functions(out)
+        check(rc == 0 and want and want == got,
+              "%s: report names the %d functions lspci -F names%s" % (
+                  name, len(want), "" if want == got else "; missing %s, extra %s" % (
+                      sorted(want - got)[:4], sorted(got - want)[:4])))
+        rc, out, err = run(tool, "--from-dump", path, "plan", "--policy", "notouch")
+        writes = list(records.parse_all(out, ["write"]))
+        check(rc == 0 and not writes and "action=notouch" in out,
+              "%s: plan --policy notouch plans %d writes" % (name, len(writes)))
+        after = os.path.join(work, f + ".after")
+        rc, out, err = run(tool, "--from-dump", path, "apply", "--policy", "clear",
+                           "--after-dump", after)
+        if check(rc == 0 and os.path.exists(after), "%s: apply --policy clear --after-dump" % name):
+            clear_leaves_links_off(name, out, after)
+
+
+def fadt_bytes(iapc, length=276):
+    """A FADT of `length` bytes with IAPC_BOOT_ARCH (offset 109), checksummed."""
+    t = bytearray(length)
+    t[0:4] = b"FACP"
+    struct.pack_into("<I", t, 4, length)
+    t[8] = 6
+    t[10:16] = b"TESTOE"
+    struct.pack_into("<H", t, 109, iapc)
+    t[131] = 5
+    t[9] = (-sum(t)) & 0xff
+    return bytes(t)
+
+
+def fadt_options(tool, dump, work):
+    name = os.path.basename(dump)
+    rc, out, _ = run(tool, "--from-dump", dump, "plan")
+    check(rc == 0 and "fadt-no-aspm=0" in out, name + ": no FADT given: synthesized, PCIe ASPM Controls clear")
+    rc, out, _ = run(tool, "--from-dump", dump, "--fadt-no-aspm", "yes", "plan", "--fadt-mode", "clear")
+    check(rc == 0 and "fadt-no-aspm=1" in out and "action=clear" in out,
+          name + ": --fadt-no-aspm yes: the decision sees the bit (fadt-mode clear -> clear)")
+    path = os.path.join(work, "FACP")
+    with open(path, "wb") as f:
+        f.write(fadt_bytes(0x0012))
+    rc, out, _ = run(tool, "--from-dump", dump, "--fadt", path, "report")
+    check(rc == 0 and "IAPC_BOOT_ARCH 0x0012" in out and "fadt-no-aspm=1" in out,
+          name + ": --fadt FILE: its IAPC_BOOT_ARCH as it is (0x0012, ASPM bit set)")
+    rc, out, _ = run(tool, "--from-dump", dump, "--fadt", path, "--fadt-no-aspm", "no", "plan")
+    check(rc == 0 and "fadt-no-aspm=0" in out, name + ": --fadt FILE --fadt-no-aspm no clears the bit")
+    bad = bytearray(fadt_bytes(0x0010))
+    bad[9] ^= 0x55
+    path = os.path.join(work, "FACP-bad-checksum")
+    with open(path, "wb") as f:
+        f.write(bad)
+    rc, out, _ = run(tool, "--from-dump", dump, "--fadt", path, "plan")
+    check("checksum" in out.lower() and "fadt-no-aspm=1" not in out,
+          name + ": --fadt with a bad checksum: reported by the app, its bit not trusted")
+
+
+def make_sysfs(dump, root, limit=None):
+    """A sysfs tree from an lspci dump: ROOT/sys/bus/pci/devices/ADDR/config,
+    each file cut to `limit` bytes (64: what Linux gives a user)."""
+    devs = os.path.join(root, "sys", "bus", "pci", "devices")
+    os.makedirs(devs, exist_ok=True)
+    cur, data = None, bytearray()
+
+    def flush():
+        if cur:
+            os.makedirs(os.path.join(devs, cur), exist_ok=True)
+            with open(os.path.join(devs, cur, "config"), "wb") as f:
+                f.write(bytes(data[:limit] if limit else data))
+    for line in open(dump, errors="replace"):
+        m = re.match(r"^([0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) ", line)
+        if m:
+            flush()
+            cur, data = (m.group(1) or "0000:") + m.group(2), bytearray()
+        elif re.match(r"^[0-9a-f]{2,3}: ", line) and cur:
+            data += bytes(int(x, 16) for x in line.split(":", 1)[1].split()[:16])
+    flush()
+    return root
+
+
+def sysfs(tool, dump, work):
+    name = os.path.basename(dump)
+    root = make_sysfs(dump, os.path.join(work, "sysfs-root"))
+    acpi = os.path.join(root, "sys", "firmware", "acpi", "tables")
+    os.makedirs(acpi, exist_ok=True)
+    with open(os.path.join(acpi, "FACP"), "wb") as f:
+        f.write(fadt_bytes(0x0010))
+    before = {p: open(p, "rb").read() for p in walk(root)}
+    rc1, a, _ = run(tool, "--from-dump", dump, "report")
+    t0 = time.time()
+    rc2, b, err = run(tool, "--from-sysfs", root, "report")
+    wall = time.time() - t0
+    tree = lambda out: [l for l in out.splitlines() if ADDR.match(l)]
+    check(rc1 == 0 and rc2 == 0 and tree(a) and tree(a) == tree(b),
+          "%s: --from-sysfs ROOT (as root: 4 KiB config files) gives the tree --from-dump gives "
+          "(%.2f s)%s" % (name, wall, "" if rc2 == 0 else ": " + err.strip()[:100]))
+    check("fadt-no-aspm=1" in run(tool, "--from-sysfs", root, "plan")[1],
+          name + ": --from-sysfs reads ROOT/sys/firmware/acpi/tables/FACP (bit 4 set)")
+    rc, out, _ = run(tool, "--from-sysfs", root, "apply", "--policy", "clear")
+    after = {p: open(p, "rb").read() for p in walk(root)}
+    check(rc == 0 and before == after, name + ": --from-sysfs apply writes no file of the tree")
+    user = make_sysfs(dump, os.path.join(work, "sysfs-user"), limit=64)
+    rc, out, err = run(tool, "--from-sysfs", user, "plan", "--policy", "clear")
+    writes = list(records.parse_all(out, ["write"]))
+    check(rc == 0 and not writes and tree(out),
+          "%s: --from-sysfs as a user (64-byte config files): tree found, nothing it cannot "
+          "see is planned (%d writes)" % (name, len(writes)))
+
+
+def walk(root):
+    for d, _, files in os.walk(root):
+        for f in files:
+            yield os.path.join(d, f)
+
+
+def dump_text(rows, hdr="00:00.0 Host bridge"):
+    return hdr + "\n" + "".join("%02x: %s\n" % (o, " ".join("%02x" % b for b in row))
+                                for o, row in rows) + "\n"
+
+
+def header_rows(cap_ptr=0, loop=False):
+    cfg = bytearray(256)
+    if loop:
+        cfg[0x40:0x42] = bytes([0x01, 0x40])    # a PM capability pointing at itself
+    cfg[0:4] = bytes([0x86, 0x80, 0x00, 0x10])
+    cfg[0x06] = 0x10 if cap_ptr else 0
+    cfg[0x34] = cap_ptr
+    return [(o, cfg[o:o + 16]) for o in range(0, 256, 16)]
+
+
+def bad_input(tool, work):
+    cases = {
+        "truncated row": "00:00.0 Host bridge\n00: 86 80 00 00\n",
+        "function twice": dump_text(header_rows()) + dump_text(header_rows()),
+        "offsets out of order": dump_text(list(reversed(header_rows()))),
+        "capability pointer misaligned": dump_text(header_rows(cap_ptr=0x41)),
+        "capability loop": dump_text(header_rows(cap_ptr=0x40, loop=True)),
+        "not a dump": "hello world\n",
+        "empty file": "",
+    }
+    for what, text in cases.items():
+        path = os.path.join(work, "bad-" + what.replace(" ", "-") + ".txt")
+        with open(path, "w") as f:
+            f.write(text)
+        rc, out, err = run(tool, "--from-dump", path, "report")
+        m = re.match(re.escape(path) + r":(\d+): \S", err)
+        check(rc == 1 and m and not out.strip(),
+              "bad input (%s): exit 1, '%s' on stderr, no report" % (what, err.strip()[len(work) + 1:][:100]))
+    big = os.path.join(work, "big.txt")
+    with open(big, "wb") as f:
+        f.truncate(100 << 20)
+    t0 = time.time()
+    rc, out, err = run(tool, "--from-dump", big, "report")
+    check(rc == 1 and "big.txt" in err and time.time() - t0 < 30,
+          "bad input (a 100 MB file): refused: " + err.strip()[len(work) + 1:][:100])
+    os.remove(big)
+    rc, out, err = run(tool, "report")
+    check(rc == 2 and "--from-dump" in err, "no machine given: usage error (exit 2)")
+    rc, out, err = run(tool, "--from-dump", "/nonexistent/dump", "report")
+    check(rc == 1 and "/nonexistent/dump" in err, "missing file: named, exit 1")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--dumps", default=os.path.join(HERE, "dumps"))
+    ap.add_argument("--work", default=os.path.join(HERE, "..", "..", "build", "twin-host"))
+    ap.add_argument("--results")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    corpus(a.tool, a.dumps, a.work)
+    damaged(a.tool)
+    laptop = os.path.join(a.dumps, "asus-laptop-whiskeylake-mx150.txt")
+    fadt_options(a.tool, laptop, a.work)
+    sysfs(a.tool, laptop, a.work)
+    sysfs(a.tool, os.path.join(a.dumps, "huananzhi-x99-qd4.txt"), os.path.join(a.work, "x99"))
+    bad_input(a.tool, a.work)
+    p, f = results.count(True), results.count(False)
+    if a.results:
+        with open(os.path.join(a.results, "twin-host.count"), "w") as fh:
+            fh.write("twin-host %d %d\n" % (p, f))
+    print("%d passed, %d failed" % (p, f))
+    return 1 if f else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
