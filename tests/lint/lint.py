@@ -7,7 +7,7 @@
     tests/lint/lint.py [--results build/results]
 
 Per tracked *.py file: it compiles (no bytecode is written) and pyflakes3
-(Debian's python3-pyflakes, installed by scripts/install-deps.sh test)
+(Debian's pyflakes3, installed by scripts/install-deps.sh test)
 finds nothing. Per tracked *.sh file: no Python script on stdin
 (`python3 - ... <<'PY'`, a heredoc): such code goes into a .py file that this suite lints.
 """
@@ -56,7 +56,7 @@ def main():
             say(False, "compile %s: %s" % (f, e))
     flakes = shutil.which("pyflakes3")
     if flakes is None:
-        say(False, "pyflakes3 missing (apt-get install python3-pyflakes; scripts/install-deps.sh test)")
+        say(False, "pyflakes3 missing (apt-get install pyflakes3; scripts/install-deps.sh test)")
     else:
         for f in py:
             r = subprocess.run([flakes, f], cwd=REPO, capture_output=True, text=True)
