@@ -84,15 +84,37 @@ def pci_map(serial):
 
 
 TRACE_WRITE = re.compile(r"pci_cfg_write \S+ ([0-9a-f]+):([0-9a-f]+)\.([0-7]) @0x([0-9a-f]+) <- 0x([0-9a-f]+)")
+# run.sh --trace also traces the serial port: transmitted bytes are writes to
+# the 16550's register 0 while the Line Control register's DLAB (bit 7,
+# register 3) is clear; with it set, register 0 is the divisor latch
+TRACE_SERIAL = re.compile(r"serial_write write addr 0x0([03]) val 0x([0-9a-f]+)")
 
 
-def trace_writes(text):
+def trace_writes(text, until=None):
     """Config writes in a QEMU `-trace pci_cfg_*` log, in order:
-    [(seg:bus:dev.fn, offset, value)] (q35 has one segment, 0000)."""
+    [(seg:bus:dev.fn, offset, value)] (q35 has one segment, 0000).
+
+    With UNTIL (a string), only the writes made before the guest finished
+    printing the line that contains UNTIL on the serial port: what the
+    firmware does after that (the boot manager goes on while the supervisor
+    stops QEMU) depends on timing.  None if UNTIL never appears."""
     out = []
+    tx = bytearray()
+    dlab = False
+    seen = until is None
     for line in text.splitlines():
         m = TRACE_WRITE.search(line)
         if m:
             out.append(("0000:%02x:%02x.%s" % (int(m.group(1), 16), int(m.group(2), 16), m.group(3)),
                         int(m.group(4), 16), int(m.group(5), 16)))
-    return out
+            continue
+        if seen:
+            continue
+        m = TRACE_SERIAL.search(line)
+        if m and m.group(1) == "3":
+            dlab = bool(int(m.group(2), 16) & 0x80)
+        elif m and not dlab:
+            tx.append(int(m.group(2), 16))
+            if tx.endswith(b"\n") and until.encode() in tx:
+                return out
+    return out if seen else None

@@ -157,7 +157,7 @@ qemu=(qemu-system-x86_64
 	-qmp unix:qmp.sock,server=on,wait=off
 	-qmp unix:qmp-ctl.sock,server=on,wait=off
 	"${devices[@]}")
-[ $trace -eq 0 ] || qemu+=(-trace 'pci_cfg_*' -D "$out/trace.log")
+[ $trace -eq 0 ] || qemu+=(-trace 'pci_cfg_*' -trace serial_write -D "$out/trace.log")
 if [ "$mode" = kernel-direct ]; then
 	qemu+=(-kernel "$kernel")
 	[ -z "$initrd" ] || qemu+=(-initrd "$initrd")

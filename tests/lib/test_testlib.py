@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Unit tests of tests/lib/testlib.py's QEMU trace reader.
+Run: python3 -m unittest discover -s tests/lib -p 'test_*.py'"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testlib  # noqa: E402
+
+
+def serial(text):
+    """The trace lines QEMU prints for TEXT sent on the serial port."""
+    return ["serial_write write addr 0x00 val 0x%02x" % b for b in text.encode()]
+
+
+W1 = "pci_cfg_write pcie-root-port 00:02.1 @0x4 <- 0x7"
+W2 = "pci_cfg_write nvme 05:00.0 @0x50 <- 0x2"
+W3 = "pci_cfg_write ich9-ahci 00:1f.2 @0x4 <- 0x7"
+# the line register (addr 0x03) and the divisor latch are not text
+SETUP = ["serial_write write addr 0x03 val 0x83", "serial_write write addr 0x00 val 0x0a",
+         "serial_write write addr 0x03 val 0x03"]
+
+
+class TraceWrites(unittest.TestCase):
+    def test_all_writes_without_until(self):
+        t = "\n".join([W1] + serial("aspmctl: done status=0x0\r\n") + [W2, W3])
+        self.assertEqual(testlib.trace_writes(t), [("0000:00:02.1", 4, 7), ("0000:05:00.0", 0x50, 2),
+                                                   ("0000:00:1f.2", 4, 7)])
+
+    def test_cut_at_the_end_of_the_marker_line(self):
+        # a write while the marker line is still being printed counts; one
+        # after its newline (the boot manager going on) does not
+        t = "\n".join(SETUP + [W1] + serial("x\r\naspmctl: done") + [W2] + serial(" status=0x0\r\n") + [W3])
+        self.assertEqual(testlib.trace_writes(t, "aspmctl: done"), [("0000:00:02.1", 4, 7),
+                                                                    ("0000:05:00.0", 0x50, 2)])
+
+    def test_divisor_bytes_are_not_text(self):
+        # 0x0a written to the divisor latch would end a line; it must not
+        # end the marker's line early
+        t = "\n".join(serial("aspmctl: done") + SETUP + [W1] + serial("\r\n") + [W2])
+        self.assertEqual(testlib.trace_writes(t, "aspmctl: done"), [("0000:00:02.1", 4, 7)])
+
+    def test_marker_never_printed(self):
+        t = "\n".join([W1] + serial("aspmctl: starting\r\n") + [W2])
+        self.assertIsNone(testlib.trace_writes(t, "aspmctl: done"))
+
+    def test_same_prefix_whatever_follows(self):
+        # two boots that differ only in what comes after the marker
+        head = [W1] + serial("aspmctl: done status=0x0\r\n")
+        a = testlib.trace_writes("\n".join(head + [W2]), "aspmctl: done")
+        b = testlib.trace_writes("\n".join(head + [W2, W3, W3]), "aspmctl: done")
+        self.assertEqual(a, b)
+        self.assertEqual(a, [("0000:00:02.1", 4, 7)])
+
+
+if __name__ == "__main__":
+    unittest.main()
