@@ -16,6 +16,7 @@
 #include "tsc.h"
 #include "variable.h"
 #include "../app/app.h"
+#include "../lib/efistatus.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -222,6 +223,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	app.dump_max = app.dump ? DUMP_MAX : 0;
 	rc = app_main(&app, &in);
 	st = efi_status_from_err(rc);
-	out_printf(&efi_console, "aspmctl: done status=0x%llx\n", (unsigned long long)st);
+	out_printf(&efi_console, "aspmctl: done status=0x%llx %s\n", (unsigned long long)st,
+		   efi_status_name(st));
 	return st;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "variable.h"
 #include <efilib.h>
+#include "../lib/efistatus.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -19,7 +20,7 @@ int efi_publish_summary(const char *line)
 			       EFI_VARIABLE_RUNTIME_ACCESS,
 			       str_len(line), (void *)line);
 	if (EFI_ERROR(st))
-		return log_error(-AE_IO, "cannot set the AspmctlSummary variable (EFI status 0x%llx)",
-				 (unsigned long long)st);
+		return log_error(-AE_IO, "cannot set the AspmctlSummary variable (EFI status 0x%llx %s)",
+				 (unsigned long long)st, efi_status_name(st));
 	return 0;
 }
