@@ -827,20 +827,70 @@ static void test_bad_load_options_usage_error(void **state)
 }
 
 /* The next loader cannot be started: say so, return an error so that
- * the boot manager tries the next boot option. */
+ * the boot manager tries the next boot option, and record why in a
+ * second summary line, on the console, in boot.txt and the variable. */
 static void test_chainload_fails(void **state)
 {
 	struct bfx *b = bfx_new();
+	const char *bt;
 
 	(void)state;
 	healthy(b->sim);
 	b->fw.rsdp = acpi_good(&b->mem);
 	b->fw.chain_rc = -AE_NOENT;
 	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_NOENT);
-	assert_console(b, WROTE_ALL, "aspmctl: returning to the boot manager");
+	assert_console(b, WROTE_ALL, "aspmctl: returning to the boot manager",
+		       WROTE("boot.txt"));
 	assert_int_equal(b->fw.nchain, 1);
 	assert_false(b->app.chainloaded);
+	assert_string_equal(b->fw.published, S_CLEAR " chainload=not-found");
+	assert_int_equal(b->fw.npublish, 2);
+	bt = bfx_file(b, RESULTS "\\boot.txt");
+	assert_non_null(bt);
+	assert_non_null(strstr(bt, "aspm summary " S_CLEAR "\n"));
+	assert_non_null(strstr(bt, "fake: started " NEXT "\naspmctl: returning to the boot manager\n"
+			       "aspm summary " S_CLEAR " chainload=not-found\n"));
+	bfx_free(b);
+}
+
+/* Secure Boot refuses the next loader (LoadImage: EFI_ACCESS_DENIED or
+ * EFI_SECURITY_VIOLATION, efi/chainload.c): the refusal is the app's
+ * status, so the boot manager says "Access Denied" and goes on. */
+static void test_chainload_refused(void **state)
+{
+	struct bfx *b = bfx_new();
+	const char *bt;
+
+	(void)state;
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.chain_rc = -AE_ACCES;
+	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_ACCES);
+	assert_false(b->app.chainloaded);
+	assert_string_equal(b->fw.published, S_CLEAR " chainload=refused");
+	bt = bfx_file(b, RESULTS "\\boot.txt");
+	assert_non_null(bt);
+	assert_non_null(strstr(bt, "aspm summary " S_CLEAR " chainload=refused\n"));
+	bfx_free(b);
+}
+
+/* A loader that starts and returns success: one summary, published once,
+ * boot.txt as it was before the chainload. */
+static void test_chainload_returns(void **state)
+{
+	struct bfx *b = bfx_new();
+	const char *bt;
+
+	(void)state;
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), 0);
+	assert_int_equal(b->fw.npublish, 1);
 	assert_string_equal(b->fw.published, S_CLEAR);
+	bt = bfx_file(b, RESULTS "\\boot.txt");
+	assert_non_null(bt);
+	assert_null(strstr(bt, "chainload="));
+	assert_null(strstr(bt, "fake: started"));
 	bfx_free(b);
 }
 
@@ -979,6 +1029,8 @@ int main(void)
 	T(test_long_load_options_fail_open);
 	T(test_bad_load_options_usage_error);
 	T(test_chainload_fails);
+	T(test_chainload_refused);
+	T(test_chainload_returns);
 	T(test_boot_files_do_not_fit);
 	T(test_dump_command);
 	T(test_fadt_command);
