@@ -108,6 +108,7 @@ int app_boot(struct app *a, int err, const char *what)
 	if (!cli->next)
 		log_error(-AE_NOENT, "boot: no next loader configured (next = ... in %s or --next)",
 			  BOOT_CONF_PATH);
+	app_secure_boot_record(a, o);
 	rc_policy = boot_policy(a, err, what, o);
 	if (a->cap.buf.lost)
 		rc_files = -AE_NOSPC;

@@ -165,6 +165,12 @@ static int ops_chainload(void *ctx, const char *path, const char *options,
 	return efi_chainload(self, path, options, o);
 }
 
+static void ops_secure_boot(void *ctx, struct sb_state *s)
+{
+	(void)ctx;
+	efi_secure_boot(s);
+}
+
 static uint64_t ops_time_ns(void *ctx)
 {
 	(void)ctx;
@@ -182,6 +188,7 @@ static const struct boot_ops efi_ops = {
 	.chainload = ops_chainload,
 	.time_ns = ops_time_ns,
 	.delay_us = efi_delay_us,
+	.secure_boot = ops_secure_boot,
 };
 
 /* ------------------------------------------------------------ main */

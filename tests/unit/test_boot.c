@@ -894,6 +894,67 @@ static void test_chainload_returns(void **state)
 	bfx_free(b);
 }
 
+/* ------------------------------------------------------------ Secure Boot */
+
+/* report and boot print the Secure Boot state as one record; who
+ * verified the image follows from SecureBoot and shim's presence. */
+static void test_secure_boot_record(void **state)
+{
+	static const struct {
+		struct sb_state sb;
+		const char *rec;
+	} c[] = {
+		{ { 1, 0, 0 }, "aspm secureboot secureboot=1 setupmode=0 verified=firmware" },
+		{ { 1, 0, 1 }, "aspm secureboot secureboot=1 setupmode=0 verified=shim" },
+		{ { 0, 1, 0 }, "aspm secureboot secureboot=0 setupmode=1 verified=no" },
+		{ { 0, 0, 1 }, "aspm secureboot secureboot=0 setupmode=0 verified=no" },
+		{ { -1, -1, 0 }, "aspm secureboot secureboot=- setupmode=- verified=-" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct bfx *b = bfx_new();
+
+		healthy(b->sim);
+		b->fw.rsdp = acpi_good(&b->mem);
+		b->fw.sb = c[i].sb;
+		assert_int_equal(bfx_run(b, true, "report", NULL, -AE_NOENT), 0);
+		assert_has_line(b->text, c[i].rec);
+		bfx_free(b);
+		/* boot mode: the same record, in boot.txt too */
+		b = bfx_new();
+		healthy(b->sim);
+		b->fw.rsdp = acpi_good(&b->mem);
+		b->fw.sb = c[i].sb;
+		assert_int_equal(bfx_run(b, false, "", conf_boot, 0), 0);
+		assert_has_line(b->text, c[i].rec);
+		assert_has_line(bfx_file(b, RESULTS "\\boot.txt"), c[i].rec);
+		bfx_free(b);
+	}
+}
+
+/* No firmware service (the host build): the state is unknown, never
+ * guessed; plan and apply print no such record. */
+static void test_secure_boot_unknown(void **state)
+{
+	struct bfx *b = bfx_new();
+
+	(void)state;
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.ops.secure_boot = NULL;
+	assert_int_equal(bfx_run(b, true, "report", NULL, -AE_NOENT), 0);
+	assert_has_line(b->text, "aspm secureboot secureboot=- setupmode=- verified=-");
+	bfx_free(b);
+	b = bfx_new();
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.sb = (struct sb_state){ 1, 0, 0 };
+	assert_int_equal(bfx_run(b, true, "plan", NULL, -AE_NOENT), 0);
+	assert_null(strstr(b->text, "aspm secureboot"));
+	bfx_free(b);
+}
+
 /* ------------------------------------------------------------ files */
 
 /* Result files that do not fit: a recorded error, the boot goes on. */
@@ -1031,6 +1092,8 @@ int main(void)
 	T(test_chainload_fails);
 	T(test_chainload_refused);
 	T(test_chainload_returns);
+	T(test_secure_boot_record);
+	T(test_secure_boot_unknown);
 	T(test_boot_files_do_not_fit);
 	T(test_dump_command);
 	T(test_fadt_command);
