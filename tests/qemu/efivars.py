@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Boot entries in a copy of an OVMF variable store, as efibootmgr makes them.
 
-    efivars.py VARS_IN VARS_OUT --disk IMG --entry 'NUM|LABEL|PATH[|OPTIONS]'...
+    efivars.py VARS_IN VARS_OUT --disk IMG --entry 'NUM|LABEL|PATH[|OPTIONS[|u]]'...
 
 Each --entry becomes Boot#### (hex NUM): LOAD_OPTION_ACTIVE, the label, the
 device path efibootmgr --create --disk IMG --part 1 --loader PATH writes
 (HD(1,GPT,<partition GUID>,start,size)/File(PATH)/End, UEFI 2.10 sec
 10.3.5.1 and 10.3.5.4), and OPTIONS as 8-bit bytes (efibootmgr without
--u). BootOrder becomes the entries in the order given. A variable replaced
+-u), or as UCS-2 with a final 'u' field (efibootmgr -u, as a Linux EFI stub
+needs its command line). BootOrder becomes the entries in the order given. A variable replaced
 is marked deleted and the new one appended, as the firmware's own variable
 driver does (edk2 MdeModulePkg/Universal/Variable, authenticated store of
 OvmfPkg: VARIABLE_HEADER of AuthenticatedVariableFormat.h).
@@ -52,9 +53,10 @@ def device_path(part, path):
     return hd + fp + struct.pack('<BBH', 0x7F, 0xFF, 4)
 
 
-def load_option(label, dp, options):
+def load_option(label, dp, options, ucs2):
+    opt = (options + '\0').encode('utf-16-le') if ucs2 else options.encode('latin-1')
     return (struct.pack('<IH', 1, len(dp)) + (label + '\0').encode('utf-16-le') +
-            dp + options.encode('latin-1'))
+            dp + (opt if options else b''))
 
 
 def store_bounds(d):
@@ -101,7 +103,7 @@ def main():
     ap.add_argument('vars_out')
     ap.add_argument('--disk', required=True, help='GPT image, partition 1 holds the files')
     ap.add_argument('--entry', action='append', required=True,
-                    help="'NUM|LABEL|PATH[|OPTIONS]', NUM in hex")
+                    help="'NUM|LABEL|PATH[|OPTIONS[|u]]', NUM in hex, u: UCS-2 options")
     a = ap.parse_args()
     d = bytearray(open(a.vars_in, 'rb').read())
     first, end = store_bounds(d)
@@ -109,11 +111,12 @@ def main():
     part = gpt_partition(a.disk, 1)
     order = []
     for e in a.entry:
-        f = e.split('|', 3)
-        if len(f) < 3:
+        f = e.split('|', 4)
+        if len(f) < 3 or (len(f) == 5 and f[4] != 'u'):
             sys.exit(f'efivars: bad entry {e!r}')
         num = int(f[0], 16)
-        opt = load_option(f[1], device_path(part, f[2]), f[3] if len(f) > 3 else '')
+        opt = load_option(f[1], device_path(part, f[2]), f[3] if len(f) > 3 else '',
+                          len(f) == 5)
         free = set_variable(d, free, end, f'Boot{num:04X}', opt)
         order.append(num)
     free = set_variable(d, free, end, 'BootOrder', struct.pack(f'<{len(order)}H', *order))

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * EFI_STATUS names (lib/efistatus.c), without UEFI headers: the codes of
+ * EFI_STATUS names (lib/status_name.c), without UEFI headers: the codes of
  * UEFI 2.10 Appendix D "Status Codes", so that every status the app
  * prints carries the spec's name next to its value.
  */
-#ifndef ASPMCTL_LIB_EFISTATUS_H
-#define ASPMCTL_LIB_EFISTATUS_H
+#ifndef ASPMCTL_LIB_STATUS_NAME_H
+#define ASPMCTL_LIB_STATUS_NAME_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* EFI_STATUS names of UEFI 2.10 Appendix D (lib/efistatus.h). */
-#include "efistatus.h"
+/* EFI_STATUS names of UEFI 2.10 Appendix D (lib/status_name.h). */
+#include "status_name.h"
 #include "util.h"
 
 #define N(x)	{ EFIST_##x, "EFI_" #x }

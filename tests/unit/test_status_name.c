@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * EFI status names (lib/efistatus.c) against UEFI 2.10 Appendix D, every
+ * EFI status names (lib/status_name.c) against UEFI 2.10 Appendix D, every
  * code of Table D-3 (errors) and D-4 (warnings) with the number and name
  * copied here from the spec, not from the code under test; the ranges of
  * Table D-1 for codes it does not define; and the error names the
  * Secure Boot refusal uses.
  */
 #include "common.h"
-#include "../../lib/efistatus.h"
+#include "../../lib/status_name.h"
 #include "../../lib/err.h"
 
 #define ERR(n)	(0x8000000000000000ULL | (n))
@@ -111,5 +111,5 @@ int main(void)
 		cmocka_unit_test(test_refusal_error),
 	};
 
-	return cmocka_run_group_tests_name("efistatus", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("status_name", tests, NULL, NULL);
 }
