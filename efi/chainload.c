@@ -4,7 +4,7 @@
 #include <efilib.h>
 #include "file.h"
 #include "tsc.h"
-#include "../lib/efistatus.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"

@@ -6,7 +6,7 @@
 #include "file.h"
 #include <efilib.h>
 #include "../app/conf.h"
-#include "../lib/efistatus.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"

@@ -16,7 +16,7 @@
 #include "tsc.h"
 #include "variable.h"
 #include "../app/app.h"
-#include "../lib/efistatus.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* AE_* error codes as EFI_STATUS, for efi_main's return. */
 #include "status.h"
-#include "../lib/efistatus.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 
 EFI_STATUS efi_status_from_err(int err)
@@ -24,7 +24,7 @@ EFI_STATUS efi_status_from_err(int err)
 }
 
 /*
- * lib/efistatus.h names the codes without UEFI headers; they must be
+ * lib/status_name.h names the codes without UEFI headers; they must be
  * gnu-efi's (UEFI 2.10 Appendix D). The codes gnu-efi lacks
  * (IP_ADDRESS_CONFLICT, HTTP_ERROR, the newer warnings) are checked by
  * the unit test against the spec's numbers.

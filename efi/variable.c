@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "variable.h"
 #include <efilib.h>
-#include "../lib/efistatus.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
