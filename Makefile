@@ -54,7 +54,7 @@ $(BUILD)/aspmctl.so: $(EFI_OBJS) linker/aspmctl-$(ARCH).lds
 
 $(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
-		-j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+		-j .rela -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat \
 		--target efi-app-$(ARCH) --subsystem=10 $< $@.tmp
 	linker/check-image.sh $< $@.tmp
 	mv $@.tmp $@
