@@ -8,7 +8,8 @@ device path efibootmgr --create --disk IMG --part 1 --loader PATH writes
 (HD(1,GPT,<partition GUID>,start,size)/File(PATH)/End, UEFI 2.10 sec
 10.3.5.1 and 10.3.5.4), and OPTIONS as 8-bit bytes (efibootmgr without
 -u), or as UCS-2 with a final 'u' field (efibootmgr -u, as a Linux EFI stub
-needs its command line). BootOrder becomes the entries in the order given. A variable replaced
+needs its command line). BootOrder becomes the entries in the order given. --mok-cert puts a
+certificate in shim's MokList, as mokutil --import and MokManager would. A variable replaced
 is marked deleted and the new one appended, as the firmware's own variable
 driver does (edk2 MdeModulePkg/Universal/Variable, authenticated store of
 OvmfPkg: VARIABLE_HEADER of AuthenticatedVariableFormat.h).
@@ -19,6 +20,9 @@ import sys
 import uuid
 
 GLOBAL = uuid.UUID('8be4df61-93ca-11d2-aa0d-00e098032b8c')
+SHIM_LOCK = uuid.UUID('605dab50-e046-4300-abb6-3dd810dd8b23')
+CERT_X509 = uuid.UUID('a5c059a1-94e4-4aa7-87b5-ab155c2bf072')
+ATTR_NV_BS = 0x3
 AUTH_STORE = uuid.UUID('aaf32c78-947b-439a-a180-2e144ec37792')
 START_ID = 0x55AA
 VAR_ADDED = 0x3F
@@ -82,15 +86,22 @@ def variables(d, off, end):
     return out, off
 
 
-def set_variable(d, free, end, name, data):
-    """Delete the live name in the global namespace, append the new one."""
+def mok_list(der):
+    """MokList with one X.509 certificate: an EFI_SIGNATURE_LIST (UEFI 2.10
+    sec 32.4.1) of EFI_CERT_X509_GUID, owner shim's GUID."""
+    data = SHIM_LOCK.bytes_le + der
+    return CERT_X509.bytes_le + struct.pack('<III', 28 + len(data), 0, len(data)) + data
+
+
+def set_variable(d, free, end, name, data, guid=GLOBAL, attrs=ATTR_NV_BS_RT):
+    """Delete the live name in that namespace, append the new one."""
     first, _ = store_bounds(d)
     for off, state, n, g in variables(d, first, end)[0]:
-        if n == name and g == GLOBAL and state == VAR_ADDED:
+        if n == name and g == guid and state == VAR_ADDED:
             d[off + 2] = state & VAR_DELETED_MASK
     nm = (name + '\0').encode('utf-16-le')
-    rec = HDR.pack(START_ID, VAR_ADDED, 0, ATTR_NV_BS_RT, 0, bytes(16), 0,
-                   len(nm), len(data), GLOBAL.bytes_le) + nm + data
+    rec = HDR.pack(START_ID, VAR_ADDED, 0, attrs, 0, bytes(16), 0,
+                   len(nm), len(data), guid.bytes_le) + nm + data
     if free + len(rec) > end or d[free:free + len(rec)] != b'\xff' * len(rec):
         sys.exit('efivars: no free space in the variable store')
     d[free:free + len(rec)] = rec
@@ -104,6 +115,8 @@ def main():
     ap.add_argument('--disk', required=True, help='GPT image, partition 1 holds the files')
     ap.add_argument('--entry', action='append', required=True,
                     help="'NUM|LABEL|PATH[|OPTIONS[|u]]', NUM in hex, u: UCS-2 options")
+    ap.add_argument('--mok-cert', help="DER certificate: shim's MokList holds it "
+                    "(boot-service only, as MokManager leaves it after an enrolment)")
     a = ap.parse_args()
     d = bytearray(open(a.vars_in, 'rb').read())
     first, end = store_bounds(d)
@@ -120,6 +133,9 @@ def main():
         free = set_variable(d, free, end, f'Boot{num:04X}', opt)
         order.append(num)
     free = set_variable(d, free, end, 'BootOrder', struct.pack(f'<{len(order)}H', *order))
+    if a.mok_cert:
+        der = open(a.mok_cert, 'rb').read()
+        free = set_variable(d, free, end, 'MokList', mok_list(der), SHIM_LOCK, ATTR_NV_BS)
     open(a.vars_out, 'wb').write(d)
 
 

@@ -18,7 +18,10 @@
 #   unsigned-next  signed app, unsigned next loader: refused, recorded,
 #                  error returned; the next entry (Linux) reads the summary
 #   fadt           --emulate-fadt set-no-aspm under Secure Boot, seen by Linux
-# Needs sbsigntool, openssl, fdisk (sfdisk), dosfstools, mtools, ovmf, QEMU.
+#   shim           Microsoft-key store (OVMF_VARS_4M.ms.fd): Debian's signed
+#                  shim -> the app (test key in MokList) -> kernel (same key)
+# Needs sbsigntool, openssl, fdisk (sfdisk), dosfstools, mtools, ovmf,
+# shim-signed, QEMU.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -28,7 +31,9 @@ topo=$here/topologies/default.topo
 guid=5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13
 code=${ASPMCTL_SB_CODE:-/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd}
 vars=${ASPMCTL_SB_VARS:-/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd}
-usage() { sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+ms_code=/usr/share/OVMF/OVMF_CODE_4M.ms.fd ms_vars=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
+shim=/usr/lib/shim/shimx64.efi.signed
+usage() { sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out)		out=$2; shift 2 ;;
@@ -64,9 +69,10 @@ for t in sbsign sbverify openssl sfdisk mkfs.vfat mcopy qemu-system-x86_64; do
 	command -v $t >/dev/null && continue
 	note "FAIL prerequisites: $t missing (scripts/install-deps.sh test)"
 done
-for f in "$code" "$vars"; do
+for f in "$code" "$vars" "$ms_code" "$ms_vars"; do
 	[ -f "$f" ] || note "FAIL prerequisites: $f missing (apt-get install ovmf)"
 done
+[ -f "$shim" ] || note "FAIL prerequisites: $shim missing (apt-get install shim-signed)"
 if [ -z "$kernel" ]; then
 	kernel=$("$root/linux/kernel-env.sh" --get KERNEL_PATCHED 2>/dev/null || true)
 	initrd=$("$root/linux/kernel-env.sh" --get INITRAMFS 2>/dev/null || true)
@@ -118,14 +124,16 @@ disk() {
 		shift 2
 	done
 }
-# entries NAME ENTRY...: DIR/NAME/vars.fd, the snakeoil store with these
-# boot entries in this BootOrder
+# entries NAME ENTRY...: DIR/NAME/vars.fd, the snakeoil store (STORE=
+# another one, MOK=a DER certificate for MokList) with these boot entries
+# in this BootOrder
 entries() {
 	local n=$1
 	shift
 	local a=()
 	for e in "$@"; do a+=(--entry "$e"); done
-	python3 "$here/efivars.py" "$vars" "$out/$n/vars.fd" --disk "$out/$n/disk.img" "${a[@]}"
+	[ -z "${MOK:-}" ] || a+=(--mok-cert "$MOK")
+	python3 "$here/efivars.py" "${STORE:-$vars}" "$out/$n/vars.fd" --disk "$out/$n/disk.img" "${a[@]}"
 }
 kopts="console=ttyS0 initrd=\\initrd.img aspmctl.guid=$guid panic=-1"
 SA=$in/aspmctl.signed.efi
@@ -154,19 +162,30 @@ disk fadt "$(printf '%s\n' 'command = boot' 'emulate-fadt = set-no-aspm' 'fadt-m
 	"$SA" EFI/aspmctl/aspmctl.efi "$SK" vmlinuz.efi "$initrd" initrd.img "$SS" EFI/next/stub.efi
 entries fadt "$APP" "$NEXT_STUB"
 
+# shim: the entry starts shim with the app's path as its load option (UCS-2,
+# efibootmgr -u), as a distribution's shim entry names grubx64.efi; the
+# test certificate goes into MokList as mokutil --import + MokManager
+# would put it; db holds only Microsoft's keys
+openssl x509 -in /usr/share/ovmf/PkKek-1-snakeoil.pem -outform DER -out "$in/test-key.der"
+disk shim "$(printf '%s\n' 'command = boot' 'next = \vmlinuz.efi' "next-options = $kopts aspmctl.product=shim")" \
+	"$shim" EFI/aspmctl/shimx64.efi "$SA" EFI/aspmctl/aspmctl.efi "$SK" vmlinuz.efi \
+	"$initrd" initrd.img "$SS" EFI/next/stub.efi
+STORE=$ms_vars MOK=$in/test-key.der entries shim \
+	'10|shim|\EFI\aspmctl\shimx64.efi|\EFI\aspmctl\aspmctl.efi|u' "$NEXT_STUB"
+
 # ---------------------------------------------------------------- boots
 # The secure-boot OVMF needs SMM and a secure flash (TCG here).  run.sh's
 # own ESP (vvfat, BOOTX64.EFI = the signed stub, no options) comes after
 # the entries: OVMF appends it to BootOrder.
 : >"$out/boots.txt"
-boot() {	# boot NAME UNTIL
-	local name=$1 d=$out/$1
+boot() {	# boot NAME UNTIL [CODE]
+	local name=$1 d=$out/$1 fw=${3:-$code}
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 	rm -f "$d/rc" "$d/run.out"
 	echo "$name" >>"$out/boots.txt"
 	(
 		rc=0
-		ASPMCTL_OVMF_CODE=$code ASPMCTL_OVMF_VARS=$d/vars.fd \
+		ASPMCTL_OVMF_CODE=$fw ASPMCTL_OVMF_VARS=$d/vars.fd \
 		"$here/run.sh" --topology "$topo" --out "$d/run" --quiet --app "$SS" \
 			--timeout "$tlong" --until "$2" \
 			--qemu-arg -machine --qemu-arg smm=on \
@@ -182,10 +201,11 @@ echo "secureboot: boots on $(basename "$topo") under $(basename "$code"), $jobs 
 boot signed-linux "$linux_done"
 boot unsigned-next "$linux_done"
 boot fadt "$linux_done"
+boot shim "$linux_done" "$ms_code"
 boot unsigned-app '^efi-stub: load-options'
 wait
 t1=$(date +%s.%N)
-for n in signed-linux unsigned-app unsigned-next fadt; do
+for n in signed-linux unsigned-app unsigned-next fadt shim; do
 	rm -f "$out/$n/boot.txt"
 	mcopy -n -i "$out/$n/disk.img@@1M" ::/EFI/aspmctl/results/boot.txt "$out/$n/boot.txt" 2>/dev/null || true
 done

@@ -174,3 +174,16 @@ start = index(lines, lambda l: l.startswith('aspmctl: starting \\vmlinuz.efi '))
 linux_side('fadt', lines, start, 'fadt')
 say(start is not None and any(FADT_MSG in l for l in lines[start:]),
     f'fadt: Linux logs "{FADT_MSG}"')
+
+# ================================================================ shim
+lines, rc, bt = cell('shim')
+booted('shim', lines, rc, 'shim (Microsoft-signed) -> app (MOK) -> kernel (MOK)')
+entry_started('shim', lines, '0010', 'shim')
+rec = 'aspm secureboot secureboot=1 setupmode=0 verified=shim'
+say(rec in lines, f'shim: the app, signed only by a key in MokList, runs and reports "{rec}"')
+start = index(lines, lambda l: l.startswith('aspmctl: starting \\vmlinuz.efi '))
+say(start is not None and not any(l.startswith('aspmctl: error: chainload') for l in lines),
+    'shim: the kernel, signed by the MokList key only (not in db), is loaded through shim')
+linux_side('shim', lines, start, 'shim')
+say(not any('efi-stub: started' in l for l in lines) and not any(MENU.search(l) for l in lines),
+    'shim: no other entry, menu or Shell ran')
