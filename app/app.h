@@ -30,7 +30,7 @@
 
 /*
  * Secure Boot state from the firmware's global variables (UEFI 2.10 sec
- * 3.3, SecureBoot and SetupMode; sec 32.3 the modes): 0, 1, or -1 when it
+ * 3.3, SecureBoot and SetupMode; chapter 32, the modes): 0, 1, or -1 when it
  * cannot be known (no such variable, or no firmware: the host build).
  * shim: shim's SHIM_LOCK protocol is installed (1), i.e. shim started the
  * chain and verifies against its MokList too.

@@ -207,9 +207,9 @@ static int dump_to(struct app *a, const char *dir, const char *name,
 
 /*
  * With SecureBoot = 1 the firmware's LoadImage verifies every image it
- * loads against db/dbx before it can start (UEFI 2.10 sec 32.5.3.3, and
- * the boot manager loads boot entries through it), so a running image
- * was verified; when shim started the chain, shim verified it (against
+ * loads against db/dbx before it can start (UEFI 2.10 chapter 32, "UEFI
+ * Image Validation"; the boot manager loads boot entries through it), so
+ * a running image was verified; when shim started the chain, shim verified it (against
  * db or its MokList). SecureBoot = 0 (setup mode, audit mode, or off):
  * nothing was verified.
  */

@@ -88,7 +88,8 @@ def variables(d, off, end):
 
 def mok_list(der):
     """MokList with one X.509 certificate: an EFI_SIGNATURE_LIST (UEFI 2.10
-    sec 32.4.1) of EFI_CERT_X509_GUID, owner shim's GUID."""
+    chapter 32, the signature database) of EFI_CERT_X509_GUID, owner
+    shim's GUID."""
     data = SHIM_LOCK.bytes_le + der
     return CERT_X509.bytes_le + struct.pack('<III', 28 + len(data), 0, len(data)) + data
 
