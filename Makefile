@@ -5,6 +5,7 @@
 #   make run        boot it in QEMU+OVMF on the default topology, show the report
 #   make unit       host unit tests (cmocka) under ASan + UBSan
 #   make test       everything CI runs; ends with "N passed, N failed"
+#   make sign       build/aspmctl.signed.efi (KEY=db.key CERT=db.crt; none: test key)
 #   make matrix / kernel / fuzz / bench: see README.md
 #
 # Packages are installed on demand by scripts/install-deps.sh.
@@ -24,7 +25,7 @@ CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h app/*.h)
 
 .SECONDARY:
 .PHONY: all deps run unit test clean host host-san matrix kernel fuzz bench qemu-smoke \
-	qemu-selftest validate-expect
+	qemu-selftest validate-expect sign
 all: $(BUILD)/aspmctl.efi
 
 # ---------------------------------------------------------------- EFI app
@@ -53,10 +54,17 @@ $(BUILD)/aspmctl.so: $(EFI_OBJS) linker/aspmctl-$(ARCH).lds
 
 $(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
-		-j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+		-j .rela -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat \
 		--target efi-app-$(ARCH) --subsystem=10 $< $@.tmp
 	linker/check-image.sh $< $@.tmp
 	mv $@.tmp $@
+
+# Secure Boot: sign the app with sbsign. KEY and CERT: the key whose
+# certificate is in db (or MOK); without them, Debian's snakeoil test key
+# (scripts/sign.sh says so), which only OVMF_VARS_4M.snakeoil.fd trusts.
+sign: $(BUILD)/aspmctl.efi
+	@scripts/install-deps.sh sign
+	@scripts/sign.sh $(BUILD)/aspmctl.efi $(BUILD)/aspmctl.signed.efi $(KEY) $(CERT)
 
 # ---------------------------------------------------------------- host tests
 HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \

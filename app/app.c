@@ -194,6 +194,8 @@ static int dispatch(struct app *a, const struct start *s, const struct out *o)
 		return app_boot(a, s->conf_rc, s->what);
 	default:
 		rc = app_run(a, cli->cmd, NULL, o);
+		if (cli->cmd == CLI_REPORT)
+			app_secure_boot_record(a, o);
 		break;
 	}
 	if (!rc && !s->in->in_shell) {

@@ -28,6 +28,19 @@
 #define BOOT_CONF_PATH	"\\EFI\\aspmctl\\aspmctl.conf"
 #define BOOT_CONF_MAX	8192	/* bytes read of aspmctl.conf, NUL included */
 
+/*
+ * Secure Boot state from the firmware's global variables (UEFI 2.10 sec
+ * 3.3, SecureBoot and SetupMode; chapter 32, the modes): 0, 1, or -1 when it
+ * cannot be known (no such variable, or no firmware: the host build).
+ * shim: shim's SHIM_LOCK protocol is installed (1), i.e. shim started the
+ * chain and verifies against its MokList too.
+ */
+struct sb_state {
+	int secure_boot;
+	int setup_mode;
+	int shim;
+};
+
 struct boot_ops {
 	void *ctx;
 	/* physical address of the ACPI RSDP, or a negative AE_* */
@@ -56,6 +69,8 @@ struct boot_ops {
 			 const struct out *o);
 	uint64_t (*time_ns)(void *ctx);
 	void (*delay_us)(void *ctx, unsigned us);	/* optional */
+	/* optional: the Secure Boot state; absent, every field is unknown */
+	void (*secure_boot)(void *ctx, struct sb_state *s);
 };
 
 /* One start of the app: where its arguments and configuration came from. */

@@ -46,21 +46,54 @@ static void boot_summary(struct app *a, int status, const struct out *o)
 	out_printf(o, "aspm summary %s\n", a->summary);
 }
 
-/* Start the next loader; -AE_NOENT when there is none or it failed. */
-static int boot_next(struct app *a)
+/* What a failed chainload appends to the summary. */
+static const char *chain_outcome(int rc)
+{
+	switch (rc < 0 ? -rc : rc) {
+	case AE_ACCES:	return "refused";	/* Secure Boot: not in db */
+	case AE_NOENT:	return "not-found";
+	default:	return "failed";
+	}
+}
+
+/*
+ * Start the next loader. When it cannot be started (or returns an
+ * error), the reason goes where the run's results went: a second summary
+ * line with chainload=refused|not-found|failed on the console, in
+ * boot.txt (written again) and in the variable. Returns 0 when the
+ * loader returned success, -AE_ACCES when the security policy refused
+ * it, else -AE_NOENT, so that the boot manager moves on.
+ */
+static int boot_next(struct app *a, bool files)
 {
 	const struct cli *cli = &a->cli;
 	const struct out *console = a->console;
+	const struct out *o = files ? &a->cap.both : console;
+	size_t n;
+	int rc;
 
 	if (!cli->next)
 		return -AE_NOENT;
+	a->cap.on = files;
+	log_set_sink(o, cli->verbose ? LOG_INFO : LOG_WARN);
 	a->chainloaded = true;
-	if (a->ops->chainload(a->ops->ctx, cli->next, cli->next_options, console)) {
+	rc = a->ops->chainload(a->ops->ctx, cli->next, cli->next_options, o);
+	if (rc) {
 		a->chainloaded = false;
-		out_puts(console, "aspmctl: returning to the boot manager\n");
-		return -AE_NOENT;
+		out_puts(o, "aspmctl: returning to the boot manager\n");
+		n = str_len(a->summary);
+		fmt_snprintf(a->summary + n, sizeof(a->summary) - n, " chainload=%s",
+			     chain_outcome(rc));
+		out_printf(o, "aspm summary %s\n", a->summary);
 	}
-	return 0;
+	log_set_sink(console, cli->verbose ? LOG_INFO : LOG_WARN);
+	capture_end(&a->cap);
+	if (!rc)
+		return 0;
+	if (files)
+		app_write_result(a, &a->cap.buf, cli->results, "boot.txt", console);
+	a->ops->publish(a->ops->ctx, a->summary);
+	return rc == -AE_ACCES ? rc : -AE_NOENT;
 }
 
 int app_boot(struct app *a, int err, const char *what)
@@ -75,6 +108,7 @@ int app_boot(struct app *a, int err, const char *what)
 	if (!cli->next)
 		log_error(-AE_NOENT, "boot: no next loader configured (next = ... in %s or --next)",
 			  BOOT_CONF_PATH);
+	app_secure_boot_record(a, o);
 	rc_policy = boot_policy(a, err, what, o);
 	if (a->cap.buf.lost)
 		rc_files = -AE_NOSPC;
@@ -87,5 +121,5 @@ int app_boot(struct app *a, int err, const char *what)
 	if (rc_files)
 		out_puts(console, "aspmctl: results not (completely) written to the ESP; continuing\n");
 	a->ops->publish(a->ops->ctx, a->summary);
-	return boot_next(a);
+	return boot_next(a, o != console && !a->cap.buf.lost);
 }

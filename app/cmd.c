@@ -203,6 +203,38 @@ static int dump_to(struct app *a, const char *dir, const char *name,
 	return rc;
 }
 
+/* ------------------------------------------------------------ Secure Boot */
+
+/*
+ * With SecureBoot = 1 the firmware's LoadImage verifies every image it
+ * loads against db/dbx before it can start (UEFI 2.10 chapter 32, "UEFI
+ * Image Validation"; the boot manager loads boot entries through it), so
+ * a running image was verified; when shim started the chain, shim verified it (against
+ * db or its MokList). SecureBoot = 0 (setup mode, audit mode, or off):
+ * nothing was verified.
+ */
+const char *sb_verified(const struct sb_state *s)
+{
+	if (s->secure_boot == 1)
+		return s->shim == 1 ? "shim" : "firmware";
+	return s->secure_boot == 0 ? "no" : "-";
+}
+
+static const char *sb_flag(int v)
+{
+	return v == 1 ? "1" : v == 0 ? "0" : "-";
+}
+
+void app_secure_boot_record(struct app *a, const struct out *o)
+{
+	struct sb_state s = { -1, -1, -1 };
+
+	if (a->ops->secure_boot)
+		a->ops->secure_boot(a->ops->ctx, &s);
+	out_printf(o, "aspm secureboot secureboot=%s setupmode=%s verified=%s\n",
+		   sb_flag(s.secure_boot), sb_flag(s.setup_mode), sb_verified(&s));
+}
+
 /* ------------------------------------------------------------ commands */
 
 /* report, plan, apply, remove; in boot mode (dumps) also the before and

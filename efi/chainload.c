@@ -4,6 +4,7 @@
 #include <efilib.h>
 #include "file.h"
 #include "tsc.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -62,12 +63,17 @@ int efi_chainload(EFI_HANDLE image, const char *path, const char *options,
 			uefi_call_wrapper(BS->UnloadImage, 1, h);
 		if (opts)
 			FreePool(opts);
-		if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED)
-			return log_error(-AE_IO, "chainload: %s refused by the security policy (Secure Boot?), EFI status 0x%llx",
-					 path, (unsigned long long)st);
+		/* EDK2's boot manager gets EFI_ACCESS_DENIED from LoadImage
+		 * for an image db does not allow (DxeImageVerificationLib),
+		 * the spec names EFI_SECURITY_VIOLATION: both are a refusal */
+		if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
+			log_msg(LOG_ERR, 0, "chainload: %s refused by the security policy (Secure Boot), EFI status 0x%llx %s",
+				path, (unsigned long long)st, efi_status_name(st));
+			return -AE_ACCES;
+		}
 		return log_error(st == EFI_NOT_FOUND ? -AE_NOENT : -AE_IO,
-				 "chainload: cannot load %s (EFI status 0x%llx)", path,
-				 (unsigned long long)st);
+				 "chainload: cannot load %s (EFI status 0x%llx %s)", path,
+				 (unsigned long long)st, efi_status_name(st));
 	}
 	if (opts) {
 		if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, h,
@@ -86,7 +92,7 @@ int efi_chainload(EFI_HANDLE image, const char *path, const char *options,
 	out_printf(o, "aspmctl: time from entry to StartImage %s\n", d);
 	out_printf(o, "aspmctl: starting %s %s\n", path, options ? options : "");
 	st = uefi_call_wrapper(BS->StartImage, 3, h, NULL, NULL);
-	out_printf(o, "aspmctl: %s returned (EFI status 0x%llx)\n", path,
-		   (unsigned long long)st);
+	out_printf(o, "aspmctl: %s returned (EFI status 0x%llx %s)\n", path,
+		   (unsigned long long)st, efi_status_name(st));
 	return EFI_ERROR(st) ? -AE_IO : 0;
 }

@@ -6,6 +6,7 @@
 #include "file.h"
 #include <efilib.h>
 #include "../app/conf.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -132,14 +133,14 @@ int esp_write_file(EFI_HANDLE image, const char *path, const void *data,
 	}
 	if (EFI_ERROR(st)) {
 		uefi_call_wrapper(root->Close, 1, root);
-		return log_error(-AE_IO, "%s: cannot create (EFI status 0x%llx)", path,
-				 (unsigned long long)st);
+		return log_error(-AE_IO, "%s: cannot create (EFI status 0x%llx %s)", path,
+				 (unsigned long long)st, efi_status_name(st));
 	}
 	st = uefi_call_wrapper(f->Write, 3, f, &n, (void *)data);
 	uefi_call_wrapper(f->Close, 1, f);
 	uefi_call_wrapper(root->Close, 1, root);
 	if (EFI_ERROR(st) || n != len)
-		return log_error(-AE_IO, "%s: write failed (EFI status 0x%llx)", path,
-				 (unsigned long long)st);
+		return log_error(-AE_IO, "%s: write failed (EFI status 0x%llx %s)", path,
+				 (unsigned long long)st, efi_status_name(st));
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "tsc.h"
 #include "variable.h"
 #include "../app/app.h"
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -164,6 +165,12 @@ static int ops_chainload(void *ctx, const char *path, const char *options,
 	return efi_chainload(self, path, options, o);
 }
 
+static void ops_secure_boot(void *ctx, struct sb_state *s)
+{
+	(void)ctx;
+	efi_secure_boot(s);
+}
+
 static uint64_t ops_time_ns(void *ctx)
 {
 	(void)ctx;
@@ -181,6 +188,7 @@ static const struct boot_ops efi_ops = {
 	.chainload = ops_chainload,
 	.time_ns = ops_time_ns,
 	.delay_us = efi_delay_us,
+	.secure_boot = ops_secure_boot,
 };
 
 /* ------------------------------------------------------------ main */
@@ -222,6 +230,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	app.dump_max = app.dump ? DUMP_MAX : 0;
 	rc = app_main(&app, &in);
 	st = efi_status_from_err(rc);
-	out_printf(&efi_console, "aspmctl: done status=0x%llx\n", (unsigned long long)st);
+	out_printf(&efi_console, "aspmctl: done status=0x%llx %s\n", (unsigned long long)st,
+		   efi_status_name(st));
 	return st;
 }

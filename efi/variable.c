@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "variable.h"
 #include <efilib.h>
+#include "../lib/status_name.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -19,7 +20,36 @@ int efi_publish_summary(const char *line)
 			       EFI_VARIABLE_RUNTIME_ACCESS,
 			       str_len(line), (void *)line);
 	if (EFI_ERROR(st))
-		return log_error(-AE_IO, "cannot set the AspmctlSummary variable (EFI status 0x%llx)",
-				 (unsigned long long)st);
+		return log_error(-AE_IO, "cannot set the AspmctlSummary variable (EFI status 0x%llx %s)",
+				 (unsigned long long)st, efi_status_name(st));
 	return 0;
+}
+
+/* A one-byte global variable (UEFI 2.10 sec 3.3): 0, 1, or -1 when it
+ * does not exist or is not one byte of 0 or 1. */
+static int global_flag(CHAR16 *name)
+{
+	EFI_GUID global = EFI_GLOBAL_VARIABLE;
+	UINT8 v = 0xff;
+	UINTN n = sizeof(v);
+	EFI_STATUS st;
+
+	st = uefi_call_wrapper(RT->GetVariable, 5, name, &global, NULL, &n, &v);
+	if (EFI_ERROR(st) || n != 1 || v > 1)
+		return -1;
+	return v;
+}
+
+/* SHIM_LOCK_GUID of shim (shim.h): shim installs it while it runs a chain. */
+static EFI_GUID shim_lock_guid = {
+	0x605dab50, 0xe046, 0x4300, { 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 }
+};
+
+void efi_secure_boot(struct sb_state *s)
+{
+	void *p = NULL;
+
+	s->secure_boot = global_flag(L"SecureBoot");
+	s->setup_mode = global_flag(L"SetupMode");
+	s->shim = !EFI_ERROR(LibLocateProtocol(&shim_lock_guid, &p)) && p;
 }

@@ -4,6 +4,7 @@
 #define ASPMCTL_EFI_VARIABLE_H
 
 #include <efi.h>
+#include "../app/app.h"
 
 /* The project's vendor GUID: 5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13 */
 #define ASPMCTL_VENDOR_GUID_STR "5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13"
@@ -13,5 +14,7 @@
 extern EFI_GUID aspmctl_vendor_guid;
 /* Volatile AspmctlSummary variable (boot + runtime access). */
 int efi_publish_summary(const char *line);
+/* SecureBoot, SetupMode and shim's protocol (app/app.h struct sb_state). */
+void efi_secure_boot(struct sb_state *s);
 
 #endif

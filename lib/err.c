@@ -11,6 +11,7 @@ const char *err_str(int err)
 	case AE_IO:		return "I/O error";
 	case AE_2BIG:		return "length too large";
 	case AE_NOMEM:		return "out of memory";
+	case AE_ACCES:		return "refused by the security policy";
 	case AE_FAULT:		return "address outside memory";
 	case AE_BUSY:		return "not ready";
 	case AE_EXIST:		return "duplicate";

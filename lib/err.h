@@ -13,6 +13,7 @@
 #define AE_IO		5	/* access failed, device gone (all-ones) */
 #define AE_2BIG		7	/* length absurdly large */
 #define AE_NOMEM	12
+#define AE_ACCES	13	/* refused by a security policy (Secure Boot) */
 #define AE_FAULT	14	/* pointer outside mapped memory */
 #define AE_BUSY		16	/* function not ready (CRS 0x0001) */
 #define AE_EXIST	17	/* duplicate (two FADTs, bus claimed twice) */

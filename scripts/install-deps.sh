@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian 12 packages a target needs, only those missing.
-#   scripts/install-deps.sh build|run|unit|test|kernel|fuzz ...
+#   scripts/install-deps.sh build|run|sign|unit|test|kernel|fuzz ...
 set -eu
 # Nothing on stdout: callers may capture theirs (fetch-tree.sh prints a path).
 exec 1>&2
@@ -10,8 +10,10 @@ for what in "$@"; do
 	case "$what" in
 	build)	pkgs="$pkgs gcc make binutils gnu-efi" ;;
 	run)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3" ;;
+	# sbsign and sbverify; openssl opens the test key; ovmf ships it
+	sign)	pkgs="$pkgs sbsigntool openssl ovmf" ;;
 	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config" ;;
-	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config pciutils clang libclang-rt-14-dev mtools dosfstools python3-pyflakes pyflakes3" ;;
+	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config pciutils clang libclang-rt-14-dev mtools dosfstools python3-pyflakes pyflakes3 sbsigntool openssl fdisk shim-signed" ;;
 	kernel)	pkgs="$pkgs linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils busybox-static ccache python3 python3-ply python3-git perl" ;;
 	fuzz)	pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	*)	echo "install-deps: unknown set '$what'" >&2; exit 2 ;;

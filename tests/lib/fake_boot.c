@@ -89,6 +89,13 @@ static int fake_chainload(void *ctx, const char *path, const char *opts,
 	return f->chain_rc;
 }
 
+static void fake_secure_boot(void *ctx, struct sb_state *s)
+{
+	struct fake_fw *f = ctx;
+
+	*s = f->sb;
+}
+
 static uint64_t fake_time_ns(void *ctx)
 {
 	struct fake_fw *f = ctx;
@@ -123,6 +130,7 @@ void fake_fw_init(struct fake_fw *f, const struct mmio_ops *mmio,
 		.root_buses = fake_root_buses, .write_file = fake_write_file,
 		.publish = fake_publish, .chainload = fake_chainload,
 		.time_ns = fake_time_ns, .delay_us = fake_delay_us,
+		.secure_boot = fake_secure_boot,
 	};
 }
 

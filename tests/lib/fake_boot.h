@@ -31,6 +31,7 @@ struct fake_fw {
 	int write_rc;		/* write_file fails with it (logged) */
 	int chain_rc;		/* what chainload returns */
 	uint64_t delay_bound;	/* abort() past this many delays; 0: none */
+	struct sb_state sb;	/* what secure_boot reports */
 	/* what the app did */
 	struct fake_file file[FAKE_MAX_FILES];
 	unsigned nfile;		/* distinct paths kept */

@@ -83,7 +83,7 @@ def after(lines, regex):
 def done_status(lines):
     """EFI status of the last 'aspmctl: done' line."""
     st = [l for l in lines if l.startswith('aspmctl: done status=')]
-    return int(st[-1].split('=')[1], 16) if st else None
+    return int(st[-1].split('=')[1].split()[0], 16) if st else None
 
 
 def done_ok(lines):
@@ -558,7 +558,7 @@ if have_stub:
         '(aspmctl.conf in UTF-16LE with BOM and CRLF, next = /stub.efi, the options in \'...\')')
     say(stub_saw(lines, opts), f'chain-stub: the stub prints exactly the configured options: text="{opts}"')
     ret = [l for l in lines if re.match(r'^aspmctl: \\stub.efi returned', l)]
-    say(ret and ret[0].endswith('(EFI status 0x0)'), 'chain-stub: the stub returned success to the app'
+    say(ret and ret[0].endswith('(EFI status 0x0 EFI_SUCCESS)'), 'chain-stub: the stub returned success to the app'
         + (f': {ret[0]}' if ret else ''))
     res = read(os.path.join(out, 'chain-stub', 'boot.txt'))
     say(res is not None, 'chain-stub: \\EFI\\aspmctl\\results\\boot.txt exists on the boot disk')

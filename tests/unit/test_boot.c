@@ -827,20 +827,131 @@ static void test_bad_load_options_usage_error(void **state)
 }
 
 /* The next loader cannot be started: say so, return an error so that
- * the boot manager tries the next boot option. */
+ * the boot manager tries the next boot option, and record why in a
+ * second summary line, on the console, in boot.txt and the variable. */
 static void test_chainload_fails(void **state)
 {
 	struct bfx *b = bfx_new();
+	const char *bt;
 
 	(void)state;
 	healthy(b->sim);
 	b->fw.rsdp = acpi_good(&b->mem);
 	b->fw.chain_rc = -AE_NOENT;
 	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_NOENT);
-	assert_console(b, WROTE_ALL, "aspmctl: returning to the boot manager");
+	assert_console(b, WROTE_ALL, "aspmctl: returning to the boot manager",
+		       WROTE("boot.txt"));
 	assert_int_equal(b->fw.nchain, 1);
 	assert_false(b->app.chainloaded);
+	assert_string_equal(b->fw.published, S_CLEAR " chainload=not-found");
+	assert_int_equal(b->fw.npublish, 2);
+	bt = bfx_file(b, RESULTS "\\boot.txt");
+	assert_non_null(bt);
+	assert_non_null(strstr(bt, "aspm summary " S_CLEAR "\n"));
+	assert_non_null(strstr(bt, "fake: started " NEXT "\naspmctl: returning to the boot manager\n"
+			       "aspm summary " S_CLEAR " chainload=not-found\n"));
+	bfx_free(b);
+}
+
+/* Secure Boot refuses the next loader (LoadImage: EFI_ACCESS_DENIED or
+ * EFI_SECURITY_VIOLATION, efi/chainload.c): the refusal is the app's
+ * status, so the boot manager says "Access Denied" and goes on. */
+static void test_chainload_refused(void **state)
+{
+	struct bfx *b = bfx_new();
+	const char *bt;
+
+	(void)state;
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.chain_rc = -AE_ACCES;
+	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_ACCES);
+	assert_false(b->app.chainloaded);
+	assert_string_equal(b->fw.published, S_CLEAR " chainload=refused");
+	bt = bfx_file(b, RESULTS "\\boot.txt");
+	assert_non_null(bt);
+	assert_non_null(strstr(bt, "aspm summary " S_CLEAR " chainload=refused\n"));
+	bfx_free(b);
+}
+
+/* A loader that starts and returns success: one summary, published once,
+ * boot.txt as it was before the chainload. */
+static void test_chainload_returns(void **state)
+{
+	struct bfx *b = bfx_new();
+	const char *bt;
+
+	(void)state;
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), 0);
+	assert_int_equal(b->fw.npublish, 1);
 	assert_string_equal(b->fw.published, S_CLEAR);
+	bt = bfx_file(b, RESULTS "\\boot.txt");
+	assert_non_null(bt);
+	assert_null(strstr(bt, "chainload="));
+	assert_null(strstr(bt, "fake: started"));
+	bfx_free(b);
+}
+
+/* ------------------------------------------------------------ Secure Boot */
+
+/* report and boot print the Secure Boot state as one record; who
+ * verified the image follows from SecureBoot and shim's presence. */
+static void test_secure_boot_record(void **state)
+{
+	static const struct {
+		struct sb_state sb;
+		const char *rec;
+	} c[] = {
+		{ { 1, 0, 0 }, "aspm secureboot secureboot=1 setupmode=0 verified=firmware" },
+		{ { 1, 0, 1 }, "aspm secureboot secureboot=1 setupmode=0 verified=shim" },
+		{ { 0, 1, 0 }, "aspm secureboot secureboot=0 setupmode=1 verified=no" },
+		{ { 0, 0, 1 }, "aspm secureboot secureboot=0 setupmode=0 verified=no" },
+		{ { -1, -1, 0 }, "aspm secureboot secureboot=- setupmode=- verified=-" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct bfx *b = bfx_new();
+
+		healthy(b->sim);
+		b->fw.rsdp = acpi_good(&b->mem);
+		b->fw.sb = c[i].sb;
+		assert_int_equal(bfx_run(b, true, "report", NULL, -AE_NOENT), 0);
+		assert_has_line(b->text, c[i].rec);
+		bfx_free(b);
+		/* boot mode: the same record, in boot.txt too */
+		b = bfx_new();
+		healthy(b->sim);
+		b->fw.rsdp = acpi_good(&b->mem);
+		b->fw.sb = c[i].sb;
+		assert_int_equal(bfx_run(b, false, "", conf_boot, 0), 0);
+		assert_has_line(b->text, c[i].rec);
+		assert_has_line(bfx_file(b, RESULTS "\\boot.txt"), c[i].rec);
+		bfx_free(b);
+	}
+}
+
+/* No firmware service (the host build): the state is unknown, never
+ * guessed; plan and apply print no such record. */
+static void test_secure_boot_unknown(void **state)
+{
+	struct bfx *b = bfx_new();
+
+	(void)state;
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.ops.secure_boot = NULL;
+	assert_int_equal(bfx_run(b, true, "report", NULL, -AE_NOENT), 0);
+	assert_has_line(b->text, "aspm secureboot secureboot=- setupmode=- verified=-");
+	bfx_free(b);
+	b = bfx_new();
+	healthy(b->sim);
+	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.sb = (struct sb_state){ 1, 0, 0 };
+	assert_int_equal(bfx_run(b, true, "plan", NULL, -AE_NOENT), 0);
+	assert_null(strstr(b->text, "aspm secureboot"));
 	bfx_free(b);
 }
 
@@ -979,6 +1090,10 @@ int main(void)
 	T(test_long_load_options_fail_open);
 	T(test_bad_load_options_usage_error);
 	T(test_chainload_fails);
+	T(test_chainload_refused);
+	T(test_chainload_returns);
+	T(test_secure_boot_record);
+	T(test_secure_boot_unknown);
 	T(test_boot_files_do_not_fit);
 	T(test_dump_command);
 	T(test_fadt_command);

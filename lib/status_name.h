@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * EFI_STATUS names (lib/status_name.c), without UEFI headers: the codes of
+ * UEFI 2.10 Appendix D "Status Codes", so that every status the app
+ * prints carries the spec's name next to its value.
+ */
+#ifndef ASPMCTL_LIB_STATUS_NAME_H
+#define ASPMCTL_LIB_STATUS_NAME_H
+
+#include <stdint.h>
+
+/* Appendix D: errors have the high bit set, warnings do not */
+#define EFIST_ERROR_BIT		(1ULL << 63)
+#define EFIST_ERR(n)		(EFIST_ERROR_BIT | (uint64_t)(n))
+#define EFIST_SUCCESS			0ULL
+#define EFIST_LOAD_ERROR		EFIST_ERR(1)
+#define EFIST_INVALID_PARAMETER		EFIST_ERR(2)
+#define EFIST_UNSUPPORTED		EFIST_ERR(3)
+#define EFIST_BAD_BUFFER_SIZE		EFIST_ERR(4)
+#define EFIST_BUFFER_TOO_SMALL		EFIST_ERR(5)
+#define EFIST_NOT_READY			EFIST_ERR(6)
+#define EFIST_DEVICE_ERROR		EFIST_ERR(7)
+#define EFIST_WRITE_PROTECTED		EFIST_ERR(8)
+#define EFIST_OUT_OF_RESOURCES		EFIST_ERR(9)
+#define EFIST_VOLUME_CORRUPTED		EFIST_ERR(10)
+#define EFIST_VOLUME_FULL		EFIST_ERR(11)
+#define EFIST_NO_MEDIA			EFIST_ERR(12)
+#define EFIST_MEDIA_CHANGED		EFIST_ERR(13)
+#define EFIST_NOT_FOUND			EFIST_ERR(14)
+#define EFIST_ACCESS_DENIED		EFIST_ERR(15)
+#define EFIST_NO_RESPONSE		EFIST_ERR(16)
+#define EFIST_NO_MAPPING		EFIST_ERR(17)
+#define EFIST_TIMEOUT			EFIST_ERR(18)
+#define EFIST_NOT_STARTED		EFIST_ERR(19)
+#define EFIST_ALREADY_STARTED		EFIST_ERR(20)
+#define EFIST_ABORTED			EFIST_ERR(21)
+#define EFIST_ICMP_ERROR		EFIST_ERR(22)
+#define EFIST_TFTP_ERROR		EFIST_ERR(23)
+#define EFIST_PROTOCOL_ERROR		EFIST_ERR(24)
+#define EFIST_INCOMPATIBLE_VERSION	EFIST_ERR(25)
+#define EFIST_SECURITY_VIOLATION	EFIST_ERR(26)
+#define EFIST_CRC_ERROR			EFIST_ERR(27)
+#define EFIST_END_OF_MEDIA		EFIST_ERR(28)
+#define EFIST_END_OF_FILE		EFIST_ERR(31)
+#define EFIST_INVALID_LANGUAGE		EFIST_ERR(32)
+#define EFIST_COMPROMISED_DATA		EFIST_ERR(33)
+#define EFIST_IP_ADDRESS_CONFLICT	EFIST_ERR(34)
+#define EFIST_HTTP_ERROR		EFIST_ERR(35)
+#define EFIST_WARN_UNKNOWN_GLYPH	1ULL
+#define EFIST_WARN_DELETE_FAILURE	2ULL
+#define EFIST_WARN_WRITE_FAILURE	3ULL
+#define EFIST_WARN_BUFFER_TOO_SMALL	4ULL
+#define EFIST_WARN_STALE_DATA		5ULL
+#define EFIST_WARN_FILE_SYSTEM		6ULL
+#define EFIST_WARN_RESET_REQUIRED	7ULL
+
+/*
+ * The spec's name of st ("EFI_ACCESS_DENIED"); for a code Appendix D does
+ * not define, its range of Table D-1: "EFI_OEM_ERROR" / "EFI_OEM_WARNING"
+ * (bit 62), "EFI_PI_ERROR" / "EFI_PI_WARNING" (bit 61), else
+ * "EFI_UNKNOWN_ERROR" / "EFI_UNKNOWN_WARNING".
+ */
+const char *efi_status_name(uint64_t st);
+
+#endif
