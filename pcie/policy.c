@@ -420,8 +420,10 @@ static int config_clkpm(struct aspm_plan *p, struct pcie_topo *t, int li, bool o
 }
 
 /* The state the action asks for (policy_to_aspm_state() & the masks of
- * pcie_config_aspm_link()). */
-static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
+ * pcie_config_aspm_link()); excl: with the exclusions' aspm_disable bits
+ * (__pci_disable_link_state()). */
+static uint8_t link_target_excl(const struct pcie_link *l, enum aspm_action act,
+				bool excl)
 {
 	uint8_t s;
 
@@ -442,9 +444,18 @@ static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
 		break;
 	}
 	s &= l->aspm_capable & (uint8_t)~l->aspm_disable;
+	if (excl)
+		s &= (uint8_t)~l->excl_disable;
 	if (!(s & ASPM_STATE_L1))
 		s &= (uint8_t)~ASPM_STATE_L1SS;
 	return s;
+}
+
+/* The target, exclusions included (they bind every enabling action;
+ * under clear and notouch they change nothing). */
+static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
+{
+	return link_target_excl(l, act, true);
 }
 
 static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
@@ -455,10 +466,11 @@ static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
 	case ASPM_CLEAR:
 		return false;
 	case ASPM_FORCE:
-		return l->clkpm_capable && !l->clkpm_disable;
+		return l->clkpm_capable && !l->clkpm_disable && !l->excl_clkpm;
 	case ASPM_KEEP:
 	default:
-		return l->clkpm_default && l->clkpm_capable && !l->clkpm_disable;
+		return l->clkpm_default && l->clkpm_capable && !l->clkpm_disable &&
+		       !l->excl_clkpm;
 	}
 }
 
@@ -641,6 +653,15 @@ void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
 		lp[li].target = link_target(l, act);
 		lp[li].clkpm_target = clkpm_target(l, act);
 		lp[li].reasons = link_reasons(t, l, in, act, lp[li].target);
+		/* what the exclusions took away from this link's target */
+		lp[li].excl_removed = (uint8_t)(link_target_excl(l, act, false) &
+						~lp[li].target);
+		lp[li].excl_clkpm = l->excl_clkpm && !lp[li].clkpm_target &&
+				    act != ASPM_CLEAR && act != ASPM_NOTOUCH &&
+				    l->clkpm_capable && !l->clkpm_disable &&
+				    (act == ASPM_FORCE || l->clkpm_default);
+		if (lp[li].excl_removed || lp[li].excl_clkpm)
+			lp[li].reasons |= REASON_EXCLUDED;
 	}
 }
 

@@ -76,6 +76,8 @@ struct aspm_link_plan {
 	uint32_t reasons;	/* REASON_* */
 	uint8_t ccc;		/* ASPM_CCC_*: Common Clock Configuration on this link */
 	uint8_t lnkcap_changed;	/* LNKCAP values that changed after it */
+	uint8_t excl_removed;	/* states the exclusions took from target */
+	bool excl_clkpm;	/* ... and Clock PM */
 };
 #define ASPM_CCC_NONE		0	/* no CCC write planned */
 #define ASPM_CCC_PENDING	1	/* planned, not made: latencies are pre-CCC */
@@ -93,6 +95,7 @@ struct aspm_link_plan {
 #define REASON_BIOS_OFF		(1u << 9)
 #define REASON_L1SS_NOT_FORCED	(1u << 11)
 #define REASON_L1SS_BIOS_OFF	(1u << 12)
+#define REASON_EXCLUDED		(1u << 13)	/* a --disable rule */
 
 /* Build link state for the action (sanity, BIOS state, latency checks). */
 void aspm_init_links(struct pcie_topo *t, enum aspm_action act);

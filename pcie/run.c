@@ -74,6 +74,7 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	if (r->action == ASPM_KEEP) {
 		rc = keep_phase(c, r, write);
 		report_link_records(o, t, r->action, r->lp);
+		report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);
 		return rc;
 	}
 	/* force (and clear, notouch: no Common Clock there): every link's
@@ -98,6 +99,7 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	if (write && r->plan.n > ccc_end)
 		rc = aspm_apply(c, t, &r->plan, ccc_end, r->env, &r->st) ?: rc;
 	report_link_records(o, t, r->action, r->lp);
+	report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);
 	return rc;
 }
 
@@ -112,6 +114,8 @@ int aspm_run(struct pci_cfg *c, struct aspm_run *r, const struct out *o)
 	r->plan.overflow = false;
 	aspm_print_decision(o, &r->in, r->fadt_valid, r->action);
 	aspm_init_links(t, r->action);
+	if (aspm_excl_apply(t, r->excl, r->nexcl, NULL))
+		log_info("--disable: a rule matches no link (see the aspm exclude records)");
 	switch (r->cmd) {
 	case CMD_REPORT:
 	case CMD_PLAN:

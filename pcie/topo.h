@@ -102,6 +102,10 @@ struct pcie_link {
 				 * links included (aspm_default is 0 there) */
 	bool clkpm_capable, clkpm_enabled, clkpm_default, clkpm_disable;
 	bool removed;		/* teardown emulation dropped this link */
+	/* exclusions (pcie/exclude.h): states no enabling action may reach */
+	uint8_t excl_disable;	/* ASPM_STATE_* */
+	bool excl_clkpm;	/* Clock PM */
+	uint32_t excl_rules;	/* bit i: rule i reached this link */
 	/* latencies (ns) used by the checks, for the report */
 	uint32_t l0s_up_ns, l0s_dw_ns, l1_ns;	/* exit latency per end/max */
 };
