@@ -92,7 +92,7 @@ static int opt_policy(struct cli *c, const char *opt, char *v)
 		return 0;
 	}
 	if (aspm_parse_override(v, &c->in.override) || c->in.override == OVR_NONE)
-		return usage_error(c, "--policy: expected auto, keep, clear, force or notouch, got '%s'", v);
+		return usage_error(c, "--policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got '%s'", v);
 	return 0;
 }
 
@@ -377,6 +377,8 @@ void cli_usage(const struct out *o)
 "options:\n"
 "  --policy auto|keep|clear|force|notouch   override the decision table\n"
 "                     (auto: FADT and _OSC decide; default auto)\n"
+"  --policy default|performance|powersave|powersupersave   as Linux 6.1's\n"
+"                     pcie_aspm.policy=; powersupersave adds L1 PM Substates\n"
 "  --fadt-mode clear|notouch   what FADT \"ASPM unsupported\" means\n"
 "                     (clear: 2.6.37 behaviour; notouch: Linux 6.1; default)\n"
 "  --osc granted|denied   _OSC result to assume (default granted)\n"

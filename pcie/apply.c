@@ -302,3 +302,25 @@ unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t)
 	}
 	return changed;
 }
+
+void aspm_read_l1ss_regs(struct pci_cfg *c, struct pcie_topo *t)
+{
+	for (unsigned i = 0; i < t->nfn; i++) {
+		struct pcie_fn *f = &t->fn[i];
+		uint32_t v;
+		uint16_t d;
+
+		if ((f->flags & (FN_SS_READ | FN_GONE)) || !(f->flags & FN_PCIE))
+			continue;
+		if (!f->l1ss && !(f->flags & FN_LTR_MECH))
+			continue;
+		f->flags |= FN_SS_READ;
+		if (f->l1ss && !pci_cfg_read32(c, f->addr, f->l1ss + PCI_L1SS_CTL2, &v) &&
+		    v != 0xffffffff)
+			f->l1ss_ctl2 = v;
+		if ((f->flags & FN_LTR_MECH) &&
+		    !pci_cfg_read16(c, f->addr, f->pcie_cap + PCI_EXP_DEVCTL2, &d) &&
+		    d != 0xffff)
+			f->devctl2 = d;
+	}
+}

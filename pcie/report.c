@@ -206,6 +206,7 @@ static void reasons_str(uint32_t r, char *buf, size_t size)
 		{ REASON_L1_LAT, "l1-latency" }, { REASON_BIOS_OFF, "bios-off" },
 		{ REASON_L1SS_NOT_FORCED, "l1ss-not-forced" },
 		{ REASON_L1SS_BIOS_OFF, "l1ss-bios-off" },
+		{ REASON_L1_2_NO_LTR, "l1.2-no-ltr" },
 		{ REASON_EXCLUDED, "excluded" },
 	};
 
@@ -326,6 +327,7 @@ const char *aspm_step_name(enum aspm_step s)
 		[STEP_ASPM_UP] = "aspm-up", [STEP_ASPM_DOWN] = "aspm-down",
 		[STEP_L1SS] = "l1ss", [STEP_CLKPM] = "clkpm",
 		[STEP_TEARDOWN] = "teardown", [STEP_CCC_RESTORE] = "ccc-restore",
+		[STEP_L1SS_TIMING] = "l1ss-timing", [STEP_LTR] = "ltr",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "?";

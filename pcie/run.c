@@ -71,7 +71,11 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	for (unsigned li = 0; li < t->nlink; li++)
 		r->lp[li] = (struct aspm_link_plan){ 0 };
 	r->plan.action = r->action;
-	if (r->action == ASPM_KEEP) {
+	if (r->action == ASPM_SUPERSAVE)
+		aspm_read_l1ss_regs(c, t);
+	/* Linux applies every policy but powersave and powersupersave at
+	 * link init (pcie_aspm_init_link_state()) */
+	if (r->action == ASPM_KEEP || r->action == ASPM_PERFORMANCE) {
 		rc = keep_phase(c, r, write);
 		report_link_records(o, t, r->action, r->lp);
 		report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);

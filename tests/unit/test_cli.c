@@ -72,7 +72,7 @@ static void test_usage_errors(void **state)
 {
 	static const struct { const char *line, *msg; } bad[] = {
 		{ "frobnicate", "unknown command 'frobnicate'" },
-		{ "plan --policy maybe", "--policy: expected auto, keep, clear, force or notouch, got 'maybe'" },
+		{ "plan --policy maybe", "--policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'maybe'" },
 		{ "plan --policy none", "--policy: expected" },
 		{ "plan --policy", "--policy: expected" },
 		{ "plan --fadt-mode off", "--fadt-mode: expected clear or notouch, got 'off'" },
