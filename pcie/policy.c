@@ -406,7 +406,8 @@ static bool link_l1ss_timing(const struct pcie_topo *t, const struct pcie_link *
 	       (dn->l1ss_ctl2 & L1SS_T2) != tm->ctl2 ||
 	       (up->l1ss_ctl1 & (PCI_L1SS_CTL1_CM_RESTORE_TIME | L1SS_TH)) !=
 			(tm->ctl1 & (PCI_L1SS_CTL1_CM_RESTORE_TIME | L1SS_TH)) ||
-	       (dn->l1ss_ctl1 & L1SS_TH) != (tm->ctl1 & L1SS_TH);
+	       (dn->l1ss_ctl1 & L1SS_TH) != (tm->ctl1 & L1SS_TH) ||
+	       (tm->ctl1 & PCI_L1SS_CTL1_CM_RESTORE_TIME & ~dn->l1ss_ctl1);
 }
 
 /*
@@ -415,6 +416,10 @@ static bool link_l1ss_timing(const struct pcie_topo *t, const struct pcie_link *
  * downstream function first; then T_POWER_ON in Control 2 of both ends,
  * then Control 1: Common_Mode_Restore_Time in the upstream port,
  * LTR_L1.2_THRESHOLD in both, upstream first, as aspm_calc_l1ss_info().
+ * Linux sets the threshold of the downstream end with
+ * pci_clear_and_set_dword(child, THRESHOLD, ctl1), which ORs all of ctl1
+ * in: the link's Common_Mode_Restore_Time bits are set there too. Mirrored
+ * so that the registers end as Linux leaves them (docs/policy.md).
  * The enables come back with the link's target (link_cfg_l1ss_on()).
  */
 static void link_cfg_l1ss_timing(struct link_cfg *c, const struct l1ss_timing *tm)
@@ -432,40 +437,8 @@ static void link_cfg_l1ss_timing(struct link_cfg *c, const struct l1ss_timing *t
 	set_l1ss_reg(c, dn, PCI_L1SS_CTL2, L1SS_T2, tm->ctl2);
 	set_l1ss_reg(c, c->up, PCI_L1SS_CTL1,
 		     PCI_L1SS_CTL1_CM_RESTORE_TIME | L1SS_TH, tm->ctl1);
-	set_l1ss_reg(c, dn, PCI_L1SS_CTL1, L1SS_TH, tm->ctl1);
-}
-
-/*
- * LTR Mechanism Enable (Device Control 2) from the Root Port down to the
- * link's function 0, upstream first: software must not enable LTR in a
- * function unless every port above it has it (PCIe r5.0 sec 6.18; Linux:
- * pci_configure_ltr()). ASPM L1.2 relies on it (sec 5.5.4).
- */
-static void link_cfg_ltr_path(struct link_cfg *c)
-{
-	struct pcie_topo *t = c->t;
-	int path[32], n = 0;
-
-	for (int j = c->l->down; j >= 0 && n < (int)ARRAY_SIZE(path);
-	     j = t->fn[j].parent) {
-		path[n++] = j;
-		if ((t->fn[j].flags & FN_PCIE) &&
-		    t->fn[j].pcie_type == PCI_EXP_TYPE_ROOT_PORT)
-			break;
-	}
-	for (int k = n - 1; k >= 0 && !c->rc; k--) {
-		struct pcie_fn *f = &t->fn[path[k]];
-		uint32_t model = f->devctl2;
-
-		if (!(f->flags & FN_LTR_MECH) || (f->flags & FN_REMOVED) ||
-		    (f->devctl2 & PCI_EXP_DEVCTL2_LTR_EN))
-			continue;
-		c->rc = plan_add(c->p, path[k], c->li,
-				 (uint16_t)(f->pcie_cap + PCI_EXP_DEVCTL2), 2,
-				 STEP_LTR, PCI_EXP_DEVCTL2_LTR_EN,
-				 PCI_EXP_DEVCTL2_LTR_EN, &model);
-		f->devctl2 = (uint16_t)model;
-	}
+	set_l1ss_reg(c, dn, PCI_L1SS_CTL1,
+		     L1SS_TH | (tm->ctl1 & PCI_L1SS_CTL1_CM_RESTORE_TIME), tm->ctl1);
 }
 
 /*
@@ -516,11 +489,6 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 	/* powersupersave: L1.2 timing as Linux programs it at link init */
 	timing = (how & CFG_L1SS_TIMING) && down_step != STEP_TEARDOWN &&
 		 link_l1ss_timing(t, l, &tm);
-	/* pci_configure_ltr(), which Linux runs at enumeration: LTR on the
-	 * path of a function that offers ASPM L1.2, excluded or not */
-	if ((how & CFG_L1SS_TIMING) && down_step != STEP_TEARDOWN &&
-	    (t->fn[l->down].flags & FN_LTR_PATH))
-		link_cfg_ltr_path(&c);
 	if (!(state & ASPM_STATE_L1)) {
 		/* disabling L1 (or it stays off): downstream first */
 		link_cfg_lnkctl_off(&c, PCI_EXP_LNKCTL_ASPMC, c.up_bits, c.dn_bits);
@@ -851,6 +819,40 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 		rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN, cfg_how(act));
 		rc = rc ? rc : config_link_clkpm(t, act, (int)li, p);
 		l->aspm_enabled = target;
+	}
+	return rc;
+}
+
+/*
+ * pci_configure_ltr(), which Linux runs for every function at enumeration:
+ * LTR Mechanism Enable (Device Control 2) where LTR is supported from the
+ * Root Port down to the function, parents first. Software must not enable
+ * LTR in a function unless every port above it has it (PCIe r5.0 sec
+ * 6.18); ASPM L1.2 relies on it (sec 5.5.4). powersupersave only.
+ */
+int aspm_plan_ltr(struct pcie_topo *t, enum aspm_action act, struct aspm_plan *p)
+{
+	int rc = 0;
+
+	if (act != ASPM_SUPERSAVE)
+		return 0;
+	for (unsigned i = 0; i < t->nfn && !rc; i++) {
+		struct pcie_fn *f = &t->fn[i];
+		const struct pcie_fn *up = f->parent >= 0 ? &t->fn[f->parent] : NULL;
+		uint32_t model = f->devctl2;
+		bool path;
+
+		if (!(f->flags & FN_LTR_MECH) || (f->flags & FN_REMOVED))
+			continue;
+		path = f->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+		       (up && (up->flags & FN_LTR_MECH) &&
+			(up->devctl2 & PCI_EXP_DEVCTL2_LTR_EN));
+		if (!path || (f->devctl2 & PCI_EXP_DEVCTL2_LTR_EN))
+			continue;
+		rc = plan_add(p, (int)i, f->up_link, (uint16_t)(f->pcie_cap + PCI_EXP_DEVCTL2),
+			      2, STEP_LTR, PCI_EXP_DEVCTL2_LTR_EN,
+			      PCI_EXP_DEVCTL2_LTR_EN, &model);
+		f->devctl2 = (uint16_t)model;
 	}
 	return rc;
 }

@@ -126,6 +126,9 @@ int aspm_plan_common_clock_link(struct pcie_topo *t, enum aspm_action act,
  * initialised parent first (link[] order). */
 int aspm_plan_link_init(struct pcie_topo *t, enum aspm_action act, int li,
 			struct aspm_plan *p);
+/* powersupersave: LTR Mechanism Enable where LTR is supported from the
+ * Root Port down (pci_configure_ltr()), parents first. */
+int aspm_plan_ltr(struct pcie_topo *t, enum aspm_action act, struct aspm_plan *p);
 /* Fill target/clkpm_target/reasons of lp[] from the links' state. */
 void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
 		       enum aspm_action act, struct aspm_link_plan *lp);

@@ -84,7 +84,9 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	/* force (and clear, notouch: no Common Clock there): every link's
 	 * Common Clock first, as the kernel's boot does before
 	 * pci_enable_device() applies the powersave policy */
-	rc = aspm_plan_common_clock(t, r->action, &r->plan);
+	/* LTR (powersupersave), then every link's Common Clock */
+	rc = aspm_plan_ltr(t, r->action, &r->plan);
+	rc = aspm_plan_common_clock(t, r->action, &r->plan) ?: rc;
 	ccc_end = r->plan.n;
 	if (write && ccc_end) {
 		rc = aspm_apply(c, t, &r->plan, 0, r->env, &r->st) ?: rc;

@@ -209,7 +209,9 @@ static void test_supersave_laptop_excluded(void **state)
 	assert_int_equal(reg(p, 1, 0, 0, 0), LK_CCC | LK_L1 | LK_L0S | LK_CLKREQ);
 	assert_int_equal(reg(p, 0, 0x1c, 0, 1), 0x405e2800 | PCI_L1SS_CTL1_ASPM_L1_1 |
 			 PCI_L1SS_CTL1_PCIPM_L1_1);
-	assert_int_equal(reg(p, 1, 0, 0, 1), 0x405e0000 | PCI_L1SS_CTL1_ASPM_L1_1 |
+	/* the downstream end gets the link's Common_Mode_Restore_Time ORed
+	 * in, as Linux's pci_clear_and_set_dword(child, THRESHOLD, ctl1) */
+	assert_int_equal(reg(p, 1, 0, 0, 1), 0x405e2800 | PCI_L1SS_CTL1_ASPM_L1_1 |
 			 PCI_L1SS_CTL1_PCIPM_L1_1);
 	assert_int_equal(reg(p, 0, 0x1c, 0, 2), 0x29);
 	assert_int_equal(reg(p, 1, 0, 0, 2), 0x29);
@@ -217,7 +219,7 @@ static void test_supersave_laptop_excluded(void **state)
 	assert_int_equal(reg(p, 1, 0, 0, 3), PCI_EXP_DEVCTL2_LTR_EN);
 	/* Wi-Fi link: the largest timing, all four substates */
 	assert_int_equal(reg(p, 0, 0x1c, 1, 1), 0x6067ff0f);
-	assert_int_equal(reg(p, 2, 0, 0, 1), 0x6067000f);
+	assert_int_equal(reg(p, 2, 0, 0, 1), 0x6067ff0f);
 	assert_int_equal(reg(p, 0, 0x1c, 1, 2), 0xfa);
 	assert_int_equal(reg(p, 2, 0, 0, 2), 0xfa);
 	assert_int_equal(reg(p, 2, 0, 0, 3), PCI_EXP_DEVCTL2_LTR_EN);
@@ -225,33 +227,42 @@ static void test_supersave_laptop_excluded(void **state)
 	assert_int_equal(reg(p, 5, 0, 0, 0), LK_CCC | LK_L1 | LK_L0S);
 	assert_int_equal(reg(p, 4, 0, 0, 1), 0x405e1e00 | PCI_L1SS_CTL1_ASPM_L1_1 |
 			 PCI_L1SS_CTL1_PCIPM_L1_1 | PCI_L1SS_CTL1_PCIPM_L1_2);
-	assert_int_equal(reg(p, 4, 0, 0, 3), 0);	/* no LTR written there */
-	assert_int_equal(reg(p, 3, 0, 0, 3), 0);
+	/* LTR wherever it is supported from the Root Port down, as Linux's
+	 * pci_configure_ltr(): the switch ports too, not the NIC */
+	assert_int_equal(reg(p, 0, 0x1c, 2, 3), PCI_EXP_DEVCTL2_LTR_EN);
+	assert_int_equal(reg(p, 3, 0, 0, 3), PCI_EXP_DEVCTL2_LTR_EN);
+	assert_int_equal(reg(p, 4, 0, 0, 3), PCI_EXP_DEVCTL2_LTR_EN);
+	assert_int_equal(reg(p, 5, 0, 0, 3), 0);
 	assert_record(p, "aspm link up=0000:00:1c.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm bios=L1 capable=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm action=powersupersave target=L0s,L1,L1.1,L1.1-pcipm clkpm=off>on l1ss=none>L1.1,L1.1-pcipm reason=excluded");
 	assert_record(p, "aspm link up=0000:04:00.0 down=0000:05:00.0 nfn=1 hops=1 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=L1 capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=powersupersave target=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm clkpm=- l1ss=none>L1.1,L1.1-pcipm,L1.2-pcipm reason=l1.2-no-ltr");
 	assert_record(p, "aspm exclude rule=L1.2@1b36:0010 up=0000:00:1c.0 down=0000:01:00.0 action=powersupersave states=L1.2,L1.2-pcipm removed=L1.2,L1.2-pcipm");
-	/* the NVMe link's writes, in order: LTR upstream first; L1 off
-	 * (downstream first); Control 2 up, down; Control 1 timing up, down;
-	 * enables up, down; L1 + L0s up, down; CLKREQ# */
+	/* LTR first, parents first; then the NVMe link's writes, in order:
+	 * L1 off (downstream first); Control 2 up, down; Control 1 timing
+	 * up, down; enables up, down; L1 + L0s up, down; CLKREQ# */
 	{
 		static char store[8192];
-		const char *got[16];
+		const char *got[32];
 		static const char *const exp[] = {
 			"aspm write 0000:00:1c.0 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
+			"aspm write 0000:00:1c.1 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
+			"aspm write 0000:00:1c.2 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
 			"aspm write 0000:01:00.0 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
+			"aspm write 0000:02:00.0 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
+			"aspm write 0000:03:00.0 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
+			"aspm write 0000:04:00.0 off=0x68 width=2 old=0x0000 new=0x0400 step=ltr readback=0x0400 ok",
 			"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0042 new=0x0040 step=aspm-down readback=0x0040 ok",
 			"aspm write 0000:00:1c.0 off=0x50 width=2 old=0x0042 new=0x0040 step=aspm-up readback=0x0040 ok",
 			"aspm write 0000:00:1c.0 off=0x10c width=4 old=0x00000000 new=0x00000029 step=l1ss-timing readback=0x00000029 ok",
 			"aspm write 0000:01:00.0 off=0x114 width=4 old=0x00000000 new=0x00000029 step=l1ss-timing readback=0x00000029 ok",
 			"aspm write 0000:00:1c.0 off=0x108 width=4 old=0x00000000 new=0x405e2800 step=l1ss-timing readback=0x405e2800 ok",
-			"aspm write 0000:01:00.0 off=0x110 width=4 old=0x00000000 new=0x405e0000 step=l1ss-timing readback=0x405e0000 ok",
+			"aspm write 0000:01:00.0 off=0x110 width=4 old=0x00000000 new=0x405e2800 step=l1ss-timing readback=0x405e2800 ok",
 			"aspm write 0000:00:1c.0 off=0x108 width=4 old=0x405e2800 new=0x405e280a step=l1ss readback=0x405e280a ok",
-			"aspm write 0000:01:00.0 off=0x110 width=4 old=0x405e0000 new=0x405e000a step=l1ss readback=0x405e000a ok",
+			"aspm write 0000:01:00.0 off=0x110 width=4 old=0x405e2800 new=0x405e280a step=l1ss readback=0x405e280a ok",
 			"aspm write 0000:00:1c.0 off=0x50 width=2 old=0x0040 new=0x0043 step=aspm-up readback=0x0043 ok",
 			"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0040 new=0x0043 step=aspm-down readback=0x0043 ok",
 			"aspm write 0000:01:00.0 off=0x50 width=2 old=0x0043 new=0x0143 step=clkpm readback=0x0143 ok",
 		};
-		unsigned n = pfx_lines(p->text, "aspm write ", got, 16, store, sizeof(store));
+		unsigned n = pfx_lines(p->text, "aspm write ", got, 32, store, sizeof(store));
 
 		assert_true(n >= ARRAY_SIZE(exp));
 		for (unsigned i = 0; i < ARRAY_SIZE(exp); i++)
@@ -324,7 +335,7 @@ static void test_supersave_reprograms_with_l1_2_off(void **state)
 	/* SIM_L1SS_CAP_ALL has no timing: CMRT 0, T_POWER_ON 0, 6 us */
 	assert_int_equal(reg(p, 0, 1, 0, 1), (6000 / 32 + 1) << 16 | 1u << 29 | 0xf);
 	assert_int_equal(reg(p, 1, 0, 0, 1), ((6000 / 32 + 1) << 16 | 1u << 29 | 0xf |
-					      (SIM_L1SS_TIMING & 0xff00)) );
+					      (SIM_L1SS_TIMING & 0xff00)));
 	assert_int_equal(reg(p, 0, 1, 0, 2), 0);
 	pfx_free(p);
 }
