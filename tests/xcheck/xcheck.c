@@ -727,7 +727,9 @@ static int write_scenario(const struct scenario *sc, const char *dir)
  * "orphans" (functions under a bridge but on no bus a bridge leads to).
  */
 
-static const char *const twin_groups[] = { "keep", "force", "fadt", "clear", "notouch" };
+static const char *const twin_groups[] = {
+	"keep", "force", "fadt", "clear", "notouch", "supersave",
+};
 
 static unsigned twin_nlog(const void *ctx)
 {
@@ -756,7 +758,8 @@ static uint32_t twin_peek(const struct twin_fn *f, unsigned off, unsigned width)
 	return v;
 }
 
-static void twin_print_regs(const struct twin *t, const char *kw, FILE *o)
+/* ext: also L1SS Control 2 and Device Control 2, as print_regs() */
+static void twin_print_regs(const struct twin *t, const char *kw, bool ext, FILE *o)
 {
 	for (unsigned i = 0; i < t->nfn; i++) {
 		const struct twin_fn *f = &t->fn[t->sorted[i]];
@@ -769,6 +772,12 @@ static void twin_print_regs(const struct twin *t, const char *kw, FILE *o)
 		if (f->caps.l1ss)
 			fprintf(o, " l1ss@0x%x=0x%08x", f->caps.l1ss + PCI_L1SS_CTL1,
 				twin_peek(f, f->caps.l1ss + PCI_L1SS_CTL1, 4));
+		if (ext && f->caps.l1ss)
+			fprintf(o, " l1ss2@0x%x=0x%08x", f->caps.l1ss + PCI_L1SS_CTL2,
+				twin_peek(f, f->caps.l1ss + PCI_L1SS_CTL2, 4));
+		if (ext)
+			fprintf(o, " devctl2@0x%x=0x%04x", f->caps.pcie + PCI_EXP_DEVCTL2,
+				twin_peek(f, f->caps.pcie + PCI_EXP_DEVCTL2, 2));
 		fputc('\n', o);
 	}
 }
@@ -988,10 +997,10 @@ static int twin_scenario(const struct lspci_dump *pd, const char *pname, const c
 		return -1;
 	}
 	fprintf(o, "app 1\nname %s\ngroup %s\n# %s\n", name, group, what);
-	twin_print_regs(&t, "bios", o);
+	twin_print_regs(&t, "bios", !strcmp(group, "supersave"), o);
 	rc = enumerate(name, &m, &b) || app_apply(name, group, NULL, &m, &b, &r, o) ? -1 : 0;
 	if (!rc) {
-		twin_print_regs(&t, "final", o);
+		twin_print_regs(&t, "final", !strcmp(group, "supersave"), o);
 		for (unsigned i = 0; i < m.topo.nfn; i++) {
 			char bdf[16];
 
@@ -1008,8 +1017,10 @@ static int twin_scenario(const struct lspci_dump *pd, const char *pname, const c
 		rc = -1;
 	}
 	if (!rc)
-		fprintf(idx, "%s\t%s\t-\tapp\t%s\t%s\n", name, group,
-			!strcmp(group, "keep") || !strcmp(group, "force") ? "patched" : "bios", what);
+		fprintf(idx, "%s\t%s\t-\t%s\t%s\t%s\n", name, group,
+			!strcmp(group, "supersave") ? "final" : "app",
+			!strcmp(group, "keep") || !strcmp(group, "force") ||
+			!strcmp(group, "supersave") ? "patched" : "bios", what);
 	twin_free(&t);
 	return rc;
 }
