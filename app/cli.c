@@ -92,7 +92,7 @@ static int opt_policy(struct cli *c, const char *opt, char *v)
 		return 0;
 	}
 	if (aspm_parse_override(v, &c->in.override) || c->in.override == OVR_NONE)
-		return usage_error(c, "--policy: expected auto, keep, clear, force or notouch, got '%s'", v);
+		return usage_error(c, "--policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got '%s'", v);
 	return 0;
 }
 
@@ -210,6 +210,18 @@ static int opt_root_bus(struct cli *c, const char *opt, char *v)
 	return 0;
 }
 
+/* --disable STATES@MATCH, repeatable: every rule counts */
+static int opt_disable(struct cli *c, const char *opt, char *v)
+{
+	(void)opt;
+	if (c->nexcl >= ASPM_MAX_EXCL)
+		return usage_error(c, "--disable: at most 16 rules%s", NULL);
+	if (aspm_excl_parse(v, &c->excl[c->nexcl]))
+		return usage_error(c, "--disable: bad rule '%s' (expected STATES@MATCH, see -h)", v);
+	c->nexcl++;
+	return 0;
+}
+
 /* Every option: its names, whether the next word is its value, and the
  * step that takes it. cli_usage() describes each one. */
 static const struct cli_option {
@@ -230,6 +242,7 @@ static const struct cli_option {
 	{ "--next-options", NULL, true, opt_next_options },
 	{ "--emulate-fadt", NULL, true, opt_emulate_fadt },
 	{ "--root-bus", NULL, true, opt_root_bus },
+	{ "--disable", NULL, true, opt_disable },
 };
 
 static const struct cli_option *find_option(const char *a)
@@ -364,6 +377,8 @@ void cli_usage(const struct out *o)
 "options:\n"
 "  --policy auto|keep|clear|force|notouch   override the decision table\n"
 "                     (auto: FADT and _OSC decide; default auto)\n"
+"  --policy default|performance|powersave|powersupersave   as Linux 6.1's\n"
+"                     pcie_aspm.policy=; powersupersave adds L1 PM Substates\n"
 "  --fadt-mode clear|notouch   what FADT \"ASPM unsupported\" means\n"
 "                     (clear: 2.6.37 behaviour; notouch: Linux 6.1; default)\n"
 "  --osc granted|denied   _OSC result to assume (default granted)\n"
@@ -371,6 +386,11 @@ void cli_usage(const struct out *o)
 "  --scan bridges|full   follow firmware's bridges (default) or probe\n"
 "                     every bus of the MCFG range\n"
 "  --root-bus SSSS:BB   also scan this root bus (e.g. a pxb-pcie bus)\n"
+"  --disable STATES@MATCH   never enable STATES on the link of MATCH\n"
+"                     (repeatable): STATES a comma list of L0s, L1, L1.1,\n"
+"                     L1.2, clkpm, all; MATCH VVVV:DDDD, [SSSS:]BB:DD.F or\n"
+"                     class:CCCCCC (prefix); binds keep, force and the\n"
+"                     power* policies, not clear or notouch\n"
 "  -v, --verbose      human-readable link table too\n"
 "boot options (also keys of \\EFI\\aspmctl\\aspmctl.conf):\n"
 "  --next PATH        next loader on this volume (\\EFI\\debian\\grubx64.efi)\n"

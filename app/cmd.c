@@ -264,6 +264,8 @@ int app_run(struct app *a, enum cli_cmd cmd, const char *dumps,
 	a->r.cmd = cmd == CLI_PLAN ? CMD_PLAN : cmd == CLI_APPLY ? CMD_APPLY :
 		   cmd == CLI_REMOVE ? CMD_REMOVE : CMD_REPORT;
 	a->r.in = cli->in;
+	a->r.excl = cli->excl;
+	a->r.nexcl = cli->nexcl;
 	a->r.fadt_valid = a->info.nfadt && a->info.fadt[0].boot_arch_valid;
 	a->r.in.fadt_no_aspm = a->info.nfadt && fadt_no_aspm(&a->info.fadt[0]);
 	a->r.remove = cli->remove;

@@ -302,3 +302,33 @@ unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t)
 	}
 	return changed;
 }
+
+void aspm_read_l1ss_regs(struct pci_cfg *c, struct pcie_topo *t)
+{
+	for (unsigned i = 0; i < t->nfn; i++) {
+		struct pcie_fn *f = &t->fn[i];
+		uint32_t v;
+		uint16_t d;
+
+		if ((f->flags & (FN_SS_READ | FN_GONE | FN_BAD_TYPE)) || !(f->flags & FN_PCIE))
+			continue;
+		f->flags |= FN_SS_READ;
+		/* LTR Mechanism Supported of every PCIe function, as
+		 * pci_configure_ltr() reads it (enumeration read it only on
+		 * the paths to an ASPM L1.2 capable function) */
+		if (!(f->flags & FN_LTR_READ)) {
+			f->flags |= FN_LTR_READ;
+			if (f->pcie_vers >= 2 &&
+			    !pci_cfg_read32(c, f->addr, f->pcie_cap + PCI_EXP_DEVCAP2, &v) &&
+			    v != 0xffffffff && (v & PCI_EXP_DEVCAP2_LTR))
+				f->flags |= FN_LTR_MECH;
+		}
+		if (f->l1ss && !pci_cfg_read32(c, f->addr, f->l1ss + PCI_L1SS_CTL2, &v) &&
+		    v != 0xffffffff)
+			f->l1ss_ctl2 = v;
+		if ((f->flags & FN_LTR_MECH) &&
+		    !pci_cfg_read16(c, f->addr, f->pcie_cap + PCI_EXP_DEVCTL2, &d) &&
+		    d != 0xffff)
+			f->devctl2 = d;
+	}
+}

@@ -38,4 +38,9 @@ unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t);
 /* The same for the functions at both ends of link li. */
 unsigned aspm_reread_link_lnkcap(struct pci_cfg *c, struct pcie_topo *t, int li);
 
+/* powersupersave: read L1 PM Substates Control 2, and Device
+ * Capabilities 2 / Device Control 2 (LTR) of every PCIe function: what
+ * L1.2 timing and LTR enable need; once per function. */
+void aspm_read_l1ss_regs(struct pci_cfg *c, struct pcie_topo *t);
+
 #endif

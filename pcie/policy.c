@@ -18,6 +18,7 @@
  */
 #include "policy.h"
 #include "link.h"
+#include "l1ss.h"
 #include "pci_regs.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -35,7 +36,14 @@ enum aspm_action aspm_decide(const struct aspm_inputs *in)
 	case OVR_NOTOUCH:
 		return ASPM_NOTOUCH;
 	case OVR_KEEP:
+	case OVR_DEFAULT:
 		return ASPM_KEEP;
+	case OVR_PERFORMANCE:
+		return ASPM_PERFORMANCE;
+	case OVR_POWERSAVE:
+		return ASPM_POWERSAVE;
+	case OVR_SUPERSAVE:
+		return ASPM_SUPERSAVE;
 	case OVR_NONE:
 		break;
 	}
@@ -49,10 +57,14 @@ enum aspm_action aspm_decide(const struct aspm_inputs *in)
 static const char *const action_names[] = {
 	[ASPM_KEEP] = "keep", [ASPM_CLEAR] = "clear",
 	[ASPM_FORCE] = "force", [ASPM_NOTOUCH] = "notouch",
+	[ASPM_PERFORMANCE] = "performance", [ASPM_POWERSAVE] = "powersave",
+	[ASPM_SUPERSAVE] = "powersupersave",
 };
 static const char *const override_names[] = {
 	[OVR_NONE] = "none", [OVR_CLEAR] = "clear",
 	[OVR_FORCE] = "force", [OVR_NOTOUCH] = "notouch", [OVR_KEEP] = "keep",
+	[OVR_DEFAULT] = "default", [OVR_PERFORMANCE] = "performance",
+	[OVR_POWERSAVE] = "powersave", [OVR_SUPERSAVE] = "powersupersave",
 };
 static const char *const fadt_mode_names[] = {
 	[FADT_MODE_CLEAR] = "clear", [FADT_MODE_NOTOUCH] = "notouch",
@@ -115,6 +127,14 @@ int aspm_parse_action(const char *s, enum aspm_action *a)
 
 /* ---------------------------------------------------------- link state */
 
+/* Linux 6.1's pcie_aspm.policy= without pcie_aspm=force: default (keep),
+ * performance, powersave, powersupersave */
+static bool linux_policy(enum aspm_action act)
+{
+	return act == ASPM_KEEP || act == ASPM_PERFORMANCE ||
+	       act == ASPM_POWERSAVE || act == ASPM_SUPERSAVE;
+}
+
 static bool blacklisted(const struct pcie_topo *t, const struct pcie_link *l,
 			enum aspm_action act)
 {
@@ -122,8 +142,9 @@ static bool blacklisted(const struct pcie_topo *t, const struct pcie_link *l,
 
 	if (s & LINK_NON_PCIE)
 		return true;
-	/* pre-1.1 devices are left alone unless forced, as Linux does */
-	return (s & LINK_PRE_1_1) && act == ASPM_KEEP;
+	/* pre-1.1 devices are left alone unless forced (pcie_aspm=force),
+	 * as Linux's pcie_aspm_sanity_check() does */
+	return (s & LINK_PRE_1_1) && linux_policy(act);
 }
 
 void aspm_init_links(struct pcie_topo *t, enum aspm_action act)
@@ -208,6 +229,7 @@ static int set_l1ss(struct aspm_plan *p, struct pcie_topo *t, int fn, int link,
 /* How config_link() looks at a link */
 #define CFG_CLEAR	(1u << 0)	/* "clear": every register, every L1SS function */
 #define CFG_EVERY_FN	(1u << 1)	/* no link-level "already there" shortcut */
+#define CFG_L1SS_TIMING	(1u << 2)	/* program L1.2 timing (powersupersave) */
 
 static uint32_t state_to_l1ss(uint8_t s)
 {
@@ -348,6 +370,77 @@ static void link_cfg_l1ss_off(struct link_cfg *c)
 				  c->l1ss_target);
 }
 
+/* One L1SS register (Control 1 or 2) of a function, bits of mask. */
+static int set_l1ss_reg(struct link_cfg *c, int fn, uint16_t reg, uint32_t mask,
+			uint32_t bits)
+{
+	struct pcie_fn *f = &c->t->fn[fn];
+	uint32_t *cache = reg == PCI_L1SS_CTL2 ? &f->l1ss_ctl2 : &f->l1ss_ctl1;
+	uint32_t model = *cache;
+	int rc;
+
+	if (c->rc || !f->l1ss || (f->flags & FN_REMOVED) ||
+	    (model & mask) == (bits & mask))
+		return c->rc;
+	rc = plan_add(c->p, fn, c->li, (uint16_t)(f->l1ss + reg), 4,
+		      STEP_L1SS_TIMING, mask, bits, &model);
+	*cache = model;
+	return c->rc = rc;
+}
+
+#define L1SS_TH	(PCI_L1SS_CTL1_LTR_L12_TH_VALUE | PCI_L1SS_CTL1_LTR_L12_TH_SCALE)
+#define L1SS_T2	(PCI_L1SS_CTL2_T_PWR_ON_SCALE | PCI_L1SS_CTL2_T_PWR_ON_VALUE)
+
+/* aspm_calc_l1ss_info(): the L1.2 timing of a link that supports ASPM or
+ * PCI-PM L1.2, when a register differs from it. */
+static bool link_l1ss_timing(const struct pcie_topo *t, const struct pcie_link *l,
+			     struct l1ss_timing *tm)
+{
+	const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
+
+	if (!(l->aspm_support & (ASPM_STATE_L1_2 | ASPM_STATE_L1_2_PCIPM)) ||
+	    !up->l1ss || !dn->l1ss)
+		return false;
+	l1ss_calc_timing(up->l1ss_cap, dn->l1ss_cap, tm);
+	return (up->l1ss_ctl2 & L1SS_T2) != tm->ctl2 ||
+	       (dn->l1ss_ctl2 & L1SS_T2) != tm->ctl2 ||
+	       (up->l1ss_ctl1 & (PCI_L1SS_CTL1_CM_RESTORE_TIME | L1SS_TH)) !=
+			(tm->ctl1 & (PCI_L1SS_CTL1_CM_RESTORE_TIME | L1SS_TH)) ||
+	       (dn->l1ss_ctl1 & L1SS_TH) != (tm->ctl1 & L1SS_TH) ||
+	       (tm->ctl1 & PCI_L1SS_CTL1_CM_RESTORE_TIME & ~dn->l1ss_ctl1);
+}
+
+/*
+ * Program the L1.2 timing with L1.2 off at both ends (PCIe r5.0 sec
+ * 5.5.4, 7.8.3.3; L1 is already off here): the L1.2 enables go, the
+ * downstream function first; then T_POWER_ON in Control 2 of both ends,
+ * then Control 1: Common_Mode_Restore_Time in the upstream port,
+ * LTR_L1.2_THRESHOLD in both, upstream first, as aspm_calc_l1ss_info().
+ * Linux sets the threshold of the downstream end with
+ * pci_clear_and_set_dword(child, THRESHOLD, ctl1), which ORs all of ctl1
+ * in: the link's Common_Mode_Restore_Time bits are set there too. Mirrored
+ * so that the registers end as Linux leaves them (docs/policy.md).
+ * The enables come back with the link's target (link_cfg_l1ss_on()).
+ */
+static void link_cfg_l1ss_timing(struct link_cfg *c, const struct l1ss_timing *tm)
+{
+	const struct pcie_topo *t = c->t;
+	int dn = c->l->down;
+
+	c->rc = c->rc ?: set_l1ss(c->p, c->t, dn, c->li, STEP_L1SS,
+				  t->fn[dn].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK &
+				  ~PCI_L1SS_CTL1_L1_2_MASK);
+	c->rc = c->rc ?: set_l1ss(c->p, c->t, c->up, c->li, STEP_L1SS,
+				  t->fn[c->up].l1ss_ctl1 & PCI_L1SS_CTL1_L1SS_MASK &
+				  ~PCI_L1SS_CTL1_L1_2_MASK);
+	set_l1ss_reg(c, c->up, PCI_L1SS_CTL2, L1SS_T2, tm->ctl2);
+	set_l1ss_reg(c, dn, PCI_L1SS_CTL2, L1SS_T2, tm->ctl2);
+	set_l1ss_reg(c, c->up, PCI_L1SS_CTL1,
+		     PCI_L1SS_CTL1_CM_RESTORE_TIME | L1SS_TH, tm->ctl1);
+	set_l1ss_reg(c, dn, PCI_L1SS_CTL1,
+		     L1SS_TH | (tm->ctl1 & PCI_L1SS_CTL1_CM_RESTORE_TIME), tm->ctl1);
+}
+
 /*
  * Bring one link to ASPM state `state` (pcie_config_aspm_link()).
  * Order (PCIe r5.0 sec 5.5.4, 7.5.3.7; Linux aspm.c):
@@ -374,7 +467,8 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		.up_step = down_step == STEP_TEARDOWN ? STEP_TEARDOWN : STEP_ASPM_UP,
 		.l1ss_all = (how & CFG_CLEAR) || l->aspm_disable == ASPM_STATE_ALL,
 	};
-	bool l1ss_change;
+	struct l1ss_timing tm;
+	bool l1ss_change, timing;
 
 	if (!(state & ASPM_STATE_L1))
 		state &= (uint8_t)~ASPM_STATE_L1SS;
@@ -392,16 +486,23 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 		return 0;
 	c.l1ss_target = state_to_l1ss(state);
 	l1ss_change = link_cfg_l1ss_change(&c);
+	/* powersupersave: L1.2 timing as Linux programs it at link init */
+	timing = (how & CFG_L1SS_TIMING) && down_step != STEP_TEARDOWN &&
+		 link_l1ss_timing(t, l, &tm);
 	if (!(state & ASPM_STATE_L1)) {
 		/* disabling L1 (or it stays off): downstream first */
 		link_cfg_lnkctl_off(&c, PCI_EXP_LNKCTL_ASPMC, c.up_bits, c.dn_bits);
 		if (l1ss_change)
 			link_cfg_l1ss_off(&c);
+		if (timing)
+			link_cfg_l1ss_timing(&c, &tm);
 		return c.rc;
 	}
-	if (l1ss_change && link_l1_on(t, l))
+	if ((l1ss_change || timing) && link_l1_on(t, l))
 		link_cfg_lnkctl_off(&c, PCI_EXP_LNKCTL_ASPM_L1, 0, 0);
-	if (l1ss_change)
+	if (timing)
+		link_cfg_l1ss_timing(&c, &tm);
+	if (l1ss_change || timing)
 		link_cfg_l1ss_on(&c);
 	link_cfg_lnkctl_on(&c);
 	return c.rc;
@@ -420,8 +521,10 @@ static int config_clkpm(struct aspm_plan *p, struct pcie_topo *t, int li, bool o
 }
 
 /* The state the action asks for (policy_to_aspm_state() & the masks of
- * pcie_config_aspm_link()). */
-static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
+ * pcie_config_aspm_link()); excl: with the exclusions' aspm_disable bits
+ * (__pci_disable_link_state()). */
+static uint8_t link_target_excl(const struct pcie_link *l, enum aspm_action act,
+				bool excl)
 {
 	uint8_t s;
 
@@ -433,8 +536,15 @@ static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
 							    l->aspm_enabled;
 	case ASPM_CLEAR:
 		return 0;
+	case ASPM_PERFORMANCE:
+		s = 0;
+		break;
 	case ASPM_FORCE:
+	case ASPM_POWERSAVE:
 		s = ASPM_STATE_L0S | ASPM_STATE_L1;
+		break;
+	case ASPM_SUPERSAVE:
+		s = ASPM_STATE_ALL;
 		break;
 	case ASPM_KEEP:
 	default:
@@ -442,9 +552,18 @@ static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
 		break;
 	}
 	s &= l->aspm_capable & (uint8_t)~l->aspm_disable;
+	if (excl)
+		s &= (uint8_t)~l->excl_disable;
 	if (!(s & ASPM_STATE_L1))
 		s &= (uint8_t)~ASPM_STATE_L1SS;
 	return s;
+}
+
+/* The target, exclusions included (they bind every enabling action;
+ * under clear and notouch they change nothing). */
+static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
+{
+	return link_target_excl(l, act, true);
 }
 
 static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
@@ -453,12 +572,16 @@ static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
 	case ASPM_NOTOUCH:
 		return l->clkpm_enabled;
 	case ASPM_CLEAR:
+	case ASPM_PERFORMANCE:
 		return false;
 	case ASPM_FORCE:
-		return l->clkpm_capable && !l->clkpm_disable;
+	case ASPM_POWERSAVE:
+	case ASPM_SUPERSAVE:
+		return l->clkpm_capable && !l->clkpm_disable && !l->excl_clkpm;
 	case ASPM_KEEP:
 	default:
-		return l->clkpm_default && l->clkpm_capable && !l->clkpm_disable;
+		return l->clkpm_default && l->clkpm_capable && !l->clkpm_disable &&
+		       !l->excl_clkpm;
 	}
 }
 
@@ -507,7 +630,9 @@ static int plan_ccc_link(struct pcie_topo *t, int li, struct aspm_plan *p)
 int aspm_plan_common_clock_link(struct pcie_topo *t, enum aspm_action act,
 				int li, struct aspm_plan *p)
 {
-	if (act != ASPM_KEEP && act != ASPM_FORCE)
+	/* every policy of Linux's builds link state (clear and notouch are
+	 * the 2.6.37 commit's: no Common Clock change) */
+	if (act == ASPM_CLEAR || act == ASPM_NOTOUCH)
 		return 0;
 	return plan_ccc_link(t, li, p);
 }
@@ -524,6 +649,18 @@ int aspm_plan_common_clock(struct pcie_topo *t, enum aspm_action act,
 
 /* ---------------------------------------------------------- the plan */
 
+/* ASPM L1.2 offered by both ends, taken away for want of LTR on the path
+ * (aspm_l1ss_init(): !child->ltr_path) */
+static bool l1_2_no_ltr(const struct pcie_topo *t, const struct pcie_link *l)
+{
+	const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
+
+	return up->l1ss && dn->l1ss &&
+	       (up->l1ss_cap & dn->l1ss_cap & PCI_L1SS_CAP_L1_PM_SS) &&
+	       (up->l1ss_cap & dn->l1ss_cap & PCI_L1SS_CAP_ASPM_L1_2) &&
+	       !(dn->flags & FN_LTR_PATH);
+}
+
 static uint32_t link_reasons(const struct pcie_topo *t, const struct pcie_link *l,
 			     const struct aspm_inputs *in, enum aspm_action act,
 			     uint8_t target)
@@ -532,7 +669,7 @@ static uint32_t link_reasons(const struct pcie_topo *t, const struct pcie_link *
 	const struct pcie_fn *up = &t->fn[l->up], *dn = &t->fn[l->down];
 	uint32_t lc = up->lnkcap & dn->lnkcap;
 
-	if (act == ASPM_CLEAR || act == ASPM_NOTOUCH) {
+	if (act == ASPM_CLEAR || act == ASPM_NOTOUCH || act == ASPM_PERFORMANCE) {
 		if (in && in->override != OVR_NONE)
 			r |= REASON_OVERRIDE;
 		else if (in && in->fadt_no_aspm)
@@ -543,7 +680,7 @@ static uint32_t link_reasons(const struct pcie_topo *t, const struct pcie_link *
 	}
 	if (s & LINK_NON_PCIE)
 		r |= REASON_NON_PCIE;
-	if ((s & LINK_PRE_1_1) && act == ASPM_KEEP)
+	if ((s & LINK_PRE_1_1) && linux_policy(act))
 		r |= REASON_PRE_1_1;
 	if (r)
 		return r;
@@ -562,8 +699,13 @@ static uint32_t link_reasons(const struct pcie_topo *t, const struct pcie_link *
 	if (act == ASPM_KEEP && (target & ASPM_STATE_L1) &&
 	    (l->aspm_support & ASPM_STATE_L1SS & ~target))
 		r |= REASON_L1SS_BIOS_OFF;
-	if (act == ASPM_FORCE && (l->aspm_support & ASPM_STATE_L1SS))
+	if ((act == ASPM_FORCE || act == ASPM_POWERSAVE) &&
+	    (l->aspm_support & ASPM_STATE_L1SS))
 		r |= REASON_L1SS_NOT_FORCED;
+	/* powersupersave: ASPM L1.2 both ends offer, without LTR on the path */
+	if (act == ASPM_SUPERSAVE && (target & ASPM_STATE_L1) &&
+	    l1_2_no_ltr(t, l))
+		r |= REASON_L1_2_NO_LTR;
 	return r;
 }
 
@@ -571,7 +713,9 @@ static unsigned cfg_how(enum aspm_action act)
 {
 	if (act == ASPM_CLEAR)
 		return CFG_CLEAR;
-	return act == ASPM_KEEP ? 0 : CFG_EVERY_FN;
+	if (act == ASPM_SUPERSAVE)
+		return CFG_EVERY_FN | CFG_L1SS_TIMING;
+	return act == ASPM_KEEP || act == ASPM_PERFORMANCE ? 0 : CFG_EVERY_FN;
 }
 
 /* pcie_config_aspm_path(): link li, then every link above it */
@@ -641,6 +785,15 @@ void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
 		lp[li].target = link_target(l, act);
 		lp[li].clkpm_target = clkpm_target(l, act);
 		lp[li].reasons = link_reasons(t, l, in, act, lp[li].target);
+		/* what the exclusions took away from this link's target */
+		lp[li].excl_removed = (uint8_t)(link_target_excl(l, act, false) &
+						~lp[li].target);
+		lp[li].excl_clkpm = l->excl_clkpm && !lp[li].clkpm_target &&
+				    act != ASPM_CLEAR && act != ASPM_NOTOUCH &&
+				    l->clkpm_capable && !l->clkpm_disable &&
+				    (act == ASPM_FORCE || l->clkpm_default);
+		if (lp[li].excl_removed || lp[li].excl_clkpm)
+			lp[li].reasons |= REASON_EXCLUDED;
 	}
 }
 
@@ -666,6 +819,40 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 		rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN, cfg_how(act));
 		rc = rc ? rc : config_link_clkpm(t, act, (int)li, p);
 		l->aspm_enabled = target;
+	}
+	return rc;
+}
+
+/*
+ * pci_configure_ltr(), which Linux runs for every function at enumeration:
+ * LTR Mechanism Enable (Device Control 2) where LTR is supported from the
+ * Root Port down to the function, parents first. Software must not enable
+ * LTR in a function unless every port above it has it (PCIe r5.0 sec
+ * 6.18); ASPM L1.2 relies on it (sec 5.5.4). powersupersave only.
+ */
+int aspm_plan_ltr(struct pcie_topo *t, enum aspm_action act, struct aspm_plan *p)
+{
+	int rc = 0;
+
+	if (act != ASPM_SUPERSAVE)
+		return 0;
+	for (unsigned i = 0; i < t->nfn && !rc; i++) {
+		struct pcie_fn *f = &t->fn[i];
+		const struct pcie_fn *up = f->parent >= 0 ? &t->fn[f->parent] : NULL;
+		uint32_t model = f->devctl2;
+		bool path;
+
+		if (!(f->flags & FN_LTR_MECH) || (f->flags & FN_REMOVED))
+			continue;
+		path = f->pcie_type == PCI_EXP_TYPE_ROOT_PORT ||
+		       (up && (up->flags & FN_LTR_MECH) &&
+			(up->devctl2 & PCI_EXP_DEVCTL2_LTR_EN));
+		if (!path || (f->devctl2 & PCI_EXP_DEVCTL2_LTR_EN))
+			continue;
+		rc = plan_add(p, (int)i, f->up_link, (uint16_t)(f->pcie_cap + PCI_EXP_DEVCTL2),
+			      2, STEP_LTR, PCI_EXP_DEVCTL2_LTR_EN,
+			      PCI_EXP_DEVCTL2_LTR_EN, &model);
+		f->devctl2 = (uint16_t)model;
 	}
 	return rc;
 }

@@ -12,10 +12,21 @@
 #include "topo.h"
 #include "../lib/fmt.h"
 
-enum aspm_action { ASPM_KEEP, ASPM_CLEAR, ASPM_FORCE, ASPM_NOTOUCH };
+/* The last three are Linux 6.1's pcie_aspm.policy= values other than
+ * default (= keep): performance, powersave, powersupersave. */
+enum aspm_action {
+	ASPM_KEEP, ASPM_CLEAR, ASPM_FORCE, ASPM_NOTOUCH,
+	ASPM_PERFORMANCE, ASPM_POWERSAVE, ASPM_SUPERSAVE,
+};
 /* OVR_KEEP is the app's explicit --policy keep (Linux's default policy
- * whatever the FADT says); the kernel has no such override. */
-enum aspm_override { OVR_NONE, OVR_CLEAR, OVR_FORCE, OVR_NOTOUCH, OVR_KEEP };
+ * whatever the FADT says); the kernel has no such override. OVR_DEFAULT
+ * is the same under Linux's name; the last three name Linux's policies.
+ * All of them are app-only rows of the decision table
+ * (tests/vectors/decision-app.tsv). */
+enum aspm_override {
+	OVR_NONE, OVR_CLEAR, OVR_FORCE, OVR_NOTOUCH, OVR_KEEP,
+	OVR_DEFAULT, OVR_PERFORMANCE, OVR_POWERSAVE, OVR_SUPERSAVE,
+};
 enum aspm_fadt_mode { FADT_MODE_CLEAR, FADT_MODE_NOTOUCH };
 
 struct aspm_inputs {
@@ -39,6 +50,8 @@ int aspm_parse_action(const char *s, enum aspm_action *a);
 enum aspm_step {
 	STEP_CCC, STEP_RETRAIN, STEP_ASPM_UP, STEP_ASPM_DOWN, STEP_L1SS,
 	STEP_CLKPM, STEP_TEARDOWN, STEP_CCC_RESTORE,
+	STEP_L1SS_TIMING,	/* L1SS Control 2, Control 1 timing fields */
+	STEP_LTR,		/* Device Control 2 LTR Mechanism Enable */
 };
 struct aspm_write {
 	int fn;			/* index in topo->fn */
@@ -76,6 +89,8 @@ struct aspm_link_plan {
 	uint32_t reasons;	/* REASON_* */
 	uint8_t ccc;		/* ASPM_CCC_*: Common Clock Configuration on this link */
 	uint8_t lnkcap_changed;	/* LNKCAP values that changed after it */
+	uint8_t excl_removed;	/* states the exclusions took from target */
+	bool excl_clkpm;	/* ... and Clock PM */
 };
 #define ASPM_CCC_NONE		0	/* no CCC write planned */
 #define ASPM_CCC_PENDING	1	/* planned, not made: latencies are pre-CCC */
@@ -93,6 +108,8 @@ struct aspm_link_plan {
 #define REASON_BIOS_OFF		(1u << 9)
 #define REASON_L1SS_NOT_FORCED	(1u << 11)
 #define REASON_L1SS_BIOS_OFF	(1u << 12)
+#define REASON_EXCLUDED		(1u << 13)	/* a --disable rule */
+#define REASON_L1_2_NO_LTR	(1u << 14)	/* ASPM L1.2 offered, no LTR path */
 
 /* Build link state for the action (sanity, BIOS state, latency checks). */
 void aspm_init_links(struct pcie_topo *t, enum aspm_action act);
@@ -109,6 +126,9 @@ int aspm_plan_common_clock_link(struct pcie_topo *t, enum aspm_action act,
  * initialised parent first (link[] order). */
 int aspm_plan_link_init(struct pcie_topo *t, enum aspm_action act, int li,
 			struct aspm_plan *p);
+/* powersupersave: LTR Mechanism Enable where LTR is supported from the
+ * Root Port down (pci_configure_ltr()), parents first. */
+int aspm_plan_ltr(struct pcie_topo *t, enum aspm_action act, struct aspm_plan *p);
 /* Fill target/clkpm_target/reasons of lp[] from the links' state. */
 void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
 		       enum aspm_action act, struct aspm_link_plan *lp);

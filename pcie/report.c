@@ -4,6 +4,7 @@
  * one fact per line in the stable format of docs/records.md.
  */
 #include "report.h"
+#include "exclude.h"
 #include "enum.h"
 #include "link.h"
 #include "pci_regs.h"
@@ -205,6 +206,8 @@ static void reasons_str(uint32_t r, char *buf, size_t size)
 		{ REASON_L1_LAT, "l1-latency" }, { REASON_BIOS_OFF, "bios-off" },
 		{ REASON_L1SS_NOT_FORCED, "l1ss-not-forced" },
 		{ REASON_L1SS_BIOS_OFF, "l1ss-bios-off" },
+		{ REASON_L1_2_NO_LTR, "l1.2-no-ltr" },
+		{ REASON_EXCLUDED, "excluded" },
 	};
 
 	buf[0] = '\0';
@@ -324,6 +327,7 @@ const char *aspm_step_name(enum aspm_step s)
 		[STEP_ASPM_UP] = "aspm-up", [STEP_ASPM_DOWN] = "aspm-down",
 		[STEP_L1SS] = "l1ss", [STEP_CLKPM] = "clkpm",
 		[STEP_TEARDOWN] = "teardown", [STEP_CCC_RESTORE] = "ccc-restore",
+		[STEP_L1SS_TIMING] = "l1ss-timing", [STEP_LTR] = "ltr",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "?";
@@ -366,4 +370,43 @@ void aspm_print_decision(const struct out *o, const struct aspm_inputs *in,
 		   in->fadt_no_aspm, fadt_valid, in->osc_granted ? "granted" : "denied",
 		   aspm_override_name(in->override), aspm_fadt_mode_name(in->fadt_mode),
 		   aspm_action_name(act));
+}
+
+/*
+ * "aspm exclude": one per rule and link it reached, with the states the
+ * rule forbids there and those it took from the link's target (several
+ * rules forbidding one state each take it); a rule that reached no link
+ * gets one line with links=0.
+ */
+void report_excl_records(const struct out *o, const struct pcie_topo *t,
+			 const struct aspm_excl *e, unsigned n,
+			 enum aspm_action act, const struct aspm_link_plan *lp)
+{
+	char b1[16], b2[16], st[64], rm[64];
+
+	for (unsigned i = 0; i < n && i < 32; i++) {
+		unsigned links = 0;
+
+		for (unsigned li = 0; li < t->nlink; li++) {
+			const struct pcie_link *l = &t->link[li];
+
+			if (l->removed || !(l->excl_rules & (1u << i)))
+				continue;
+			links++;
+			aspm_state_str(e[i].states, st, sizeof(st));
+			aspm_state_str(e[i].states & lp[li].excl_removed, rm, sizeof(rm));
+			out_printf(o, "aspm exclude rule=%s up=%s down=%s action=%s states=%s%s removed=%s%s\n",
+				   e[i].text, pci_addr_str(t->fn[l->up].addr, b1),
+				   pci_addr_str(t->fn[l->down].addr, b2),
+				   aspm_action_name(act), e[i].states ? st : "",
+				   e[i].clkpm ? (e[i].states ? ",clkpm" : "clkpm") : "",
+				   e[i].states & lp[li].excl_removed ? rm : "",
+				   e[i].clkpm && lp[li].excl_clkpm ?
+					((e[i].states & lp[li].excl_removed) ? ",clkpm" : "clkpm") :
+					((e[i].states & lp[li].excl_removed) ? "" : "none"));
+		}
+		if (!links)
+			out_printf(o, "aspm exclude rule=%s links=0 note=matches-nothing\n",
+				   e[i].text);
+	}
 }

@@ -14,6 +14,11 @@ void report_link_records(const struct out *o, const struct pcie_topo *t,
 			 enum aspm_action act, const struct aspm_link_plan *lp);
 void report_write_records(const struct out *o, const struct pcie_topo *t,
 			  const struct aspm_plan *p, unsigned from, bool applied);
+struct aspm_excl;
+/* `aspm exclude` records: each rule, the links it reached, what it took */
+void report_excl_records(const struct out *o, const struct pcie_topo *t,
+			 const struct aspm_excl *e, unsigned n,
+			 enum aspm_action act, const struct aspm_link_plan *lp);
 /* One record each (docs/records.md) */
 void aspm_state_str(uint8_t state, char *buf, size_t size);
 void aspm_print_decision(const struct out *o, const struct aspm_inputs *in,

@@ -71,15 +71,22 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	for (unsigned li = 0; li < t->nlink; li++)
 		r->lp[li] = (struct aspm_link_plan){ 0 };
 	r->plan.action = r->action;
-	if (r->action == ASPM_KEEP) {
+	if (r->action == ASPM_SUPERSAVE)
+		aspm_read_l1ss_regs(c, t);
+	/* Linux applies every policy but powersave and powersupersave at
+	 * link init (pcie_aspm_init_link_state()) */
+	if (r->action == ASPM_KEEP || r->action == ASPM_PERFORMANCE) {
 		rc = keep_phase(c, r, write);
 		report_link_records(o, t, r->action, r->lp);
+		report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);
 		return rc;
 	}
 	/* force (and clear, notouch: no Common Clock there): every link's
 	 * Common Clock first, as the kernel's boot does before
 	 * pci_enable_device() applies the powersave policy */
-	rc = aspm_plan_common_clock(t, r->action, &r->plan);
+	/* LTR (powersupersave), then every link's Common Clock */
+	rc = aspm_plan_ltr(t, r->action, &r->plan);
+	rc = aspm_plan_common_clock(t, r->action, &r->plan) ?: rc;
 	ccc_end = r->plan.n;
 	if (write && ccc_end) {
 		rc = aspm_apply(c, t, &r->plan, 0, r->env, &r->st) ?: rc;
@@ -98,6 +105,7 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	if (write && r->plan.n > ccc_end)
 		rc = aspm_apply(c, t, &r->plan, ccc_end, r->env, &r->st) ?: rc;
 	report_link_records(o, t, r->action, r->lp);
+	report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);
 	return rc;
 }
 
@@ -112,6 +120,8 @@ int aspm_run(struct pci_cfg *c, struct aspm_run *r, const struct out *o)
 	r->plan.overflow = false;
 	aspm_print_decision(o, &r->in, r->fadt_valid, r->action);
 	aspm_init_links(t, r->action);
+	if (aspm_excl_apply(t, r->excl, r->nexcl, NULL))
+		log_info("--disable: a rule matches no link (see the aspm exclude records)");
 	switch (r->cmd) {
 	case CMD_REPORT:
 	case CMD_PLAN:

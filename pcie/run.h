@@ -9,6 +9,7 @@
 
 #include "apply.h"
 #include "report.h"
+#include "exclude.h"
 
 enum aspm_cmd { CMD_REPORT, CMD_PLAN, CMD_APPLY, CMD_REMOVE };
 
@@ -19,6 +20,8 @@ struct aspm_run {
 	struct pci_addr remove;	/* CMD_REMOVE */
 	bool remove_apply;	/* CMD_REMOVE: also write (default: predict) */
 	bool verbose;		/* human link table too */
+	const struct aspm_excl *excl;	/* --disable rules */
+	unsigned nexcl;
 	/* storage (caller-provided) */
 	struct pcie_topo *topo;
 	struct aspm_plan plan;

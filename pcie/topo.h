@@ -52,6 +52,7 @@
 #define FN_LTR_PATH	(1u << 17)	/* LTR supported from the Root Port down to it */
 #define FN_LTR_READ	(1u << 18)	/* Device Capabilities 2 read for the LTR path */
 #define FN_LTR_MECH	(1u << 19)	/* ... and it has LTR Mechanism Supported */
+#define FN_SS_READ	(1u << 21)	/* l1ss_ctl2 and devctl2 read */
 #define FN_EXT_UNKNOWN	(1u << 20)	/* extended config space not known (a
 					 * 256-byte dump): L1SS and LTR unknown */
 
@@ -72,6 +73,9 @@ struct pcie_fn {
 	uint16_t l1ss;		/* L1 PM Substates ext. capability offset, 0 if none */
 	uint16_t ltr;		/* LTR ext. capability offset, 0 if none */
 	uint32_t l1ss_cap, l1ss_ctl1;
+	/* read only for powersupersave (aspm_read_l1ss_regs()) */
+	uint32_t l1ss_ctl2;
+	uint16_t devctl2;
 	uint32_t flags;
 	int parent;		/* fn index of the bridge above, -1 on a root bus */
 	int depth;		/* tree depth, 0 on a root bus */
@@ -102,6 +106,10 @@ struct pcie_link {
 				 * links included (aspm_default is 0 there) */
 	bool clkpm_capable, clkpm_enabled, clkpm_default, clkpm_disable;
 	bool removed;		/* teardown emulation dropped this link */
+	/* exclusions (pcie/exclude.h): states no enabling action may reach */
+	uint8_t excl_disable;	/* ASPM_STATE_* */
+	bool excl_clkpm;	/* Clock PM */
+	uint32_t excl_rules;	/* bit i: rule i reached this link */
 	/* latencies (ns) used by the checks, for the report */
 	uint32_t l0s_up_ns, l0s_dw_ns, l1_ns;	/* exit latency per end/max */
 };

@@ -19,7 +19,8 @@
  *   scan      write anything: create the domain from the scenario, scan
  *             it, add its devices, then pci_enable_device() every function
  *             in bus order (as drivers binding to them would; enable=0
- *             module parameter: do not)
+ *             module parameter: do not); the disable parameter's
+ *             pci_disable_link_state() calls come between scan and add
  *   mark      write a label: a "mark" line among the writes
  *   log       every config write so far: "w SSSSS:BB:DD.F off= width= val=
  *             before= after=", and the marks
@@ -52,6 +53,13 @@
 static bool enable = true;
 module_param(enable, bool, 0444);
 MODULE_PARM_DESC(enable, "pci_enable_device() every simulated function after the scan (default: yes)");
+
+/* NAME/BB:DD.F/MASK,...: pci_disable_link_state(BB:DD.F of scenario NAME,
+ * MASK of PCIE_LINK_STATE_* in hex) after the scan, before the devices
+ * are added, as a driver's probe would */
+static char disable[1024];
+module_param_string(disable, disable, sizeof(disable), 0444);
+MODULE_PARM_DESC(disable, "NAME/BB:DD.F/MASK,...: pci_disable_link_state() calls, per scenario");
 
 struct sim_fn {
 	u8 bus, devfn;
@@ -281,6 +289,38 @@ static int collect(struct pci_dev *pdev, void *data)
 	return 0;
 }
 
+/* The pci_disable_link_state() calls the disable parameter lists for h. */
+static void apply_disables(struct sim_host *h)
+{
+	char list[sizeof(disable)], *s = list, *item;
+
+	strscpy(list, disable, sizeof(list));
+	while ((item = strsep(&s, ",")) != NULL) {
+		char name[SIM_NAME_LEN];
+		unsigned int bus, dev, fn, mask;
+		struct pci_dev *pdev;
+		char *slash = strchr(item, '/');
+
+		if (!slash || slash - item >= SIM_NAME_LEN)
+			continue;
+		strscpy(name, item, slash - item + 1);
+		if (strcmp(name, h->name) ||
+		    sscanf(slash + 1, "%x:%x.%x/%x", &bus, &dev, &fn, &mask) != 4)
+			continue;
+		pdev = pci_get_domain_bus_and_slot(h->sd.domain, bus,
+						   PCI_DEVFN(dev, fn));
+		if (!pdev) {
+			pr_err("aspmsim: %s: no %02x:%02x.%x to disable\n",
+			       h->name, bus, dev, fn);
+			continue;
+		}
+		pr_info("aspmsim: %s: pci_disable_link_state(%s, 0x%x) = %d\n",
+			h->name, pci_name(pdev), mask,
+			pci_disable_link_state(pdev, mask));
+		pci_dev_put(pdev);
+	}
+}
+
 static int scan_scenario(void)
 {
 	struct pci_dev *devs[SIM_MAX_FN];
@@ -339,6 +379,7 @@ static int scan_scenario(void)
 	}
 	hosts[nhosts++] = h;
 	pci_scan_child_bus(h->bus);
+	apply_disables(h);
 	pci_bus_add_devices(h->bus);
 	pci_unlock_rescan_remove();
 

@@ -18,7 +18,8 @@
  *   0      bits 2:0 command: report, plan, apply, remove, dump, boot,
  *          fadt, none; bit 3 --osc granted (else denied); bit 4
  *          --fadt-mode notouch (else clear); bits 7:5 --policy auto,
- *          keep, clear, force, notouch, (none) x3
+ *          keep, clear, force, notouch, powersupersave, performance,
+ *          (none)
  *   1      bit 0 --scan full, bit 1 --apply (remove), bit 2 --verbose,
  *          bit 3 second MCFG table (regions 1.. go there), bits 5:4 FADT
  *          of 244 / 132 / no / 276 bytes, bits 7:6 number of extra root
@@ -168,15 +169,20 @@ static void own_add(struct hw *h, uint64_t phys, unsigned width, uint32_t mask)
 /*
  * What the policy may write: Link Control and L1SS Control 1 of the
  * functions on a link, where enumeration found those capabilities (raw
- * corruption may have moved them). The positions are the app's own, so
- * they are checked against the hardware: the capability ID must be there.
- * Computed at the first write, when enumeration is over.
+ * corruption may have moved them); under powersupersave also the L1.2
+ * timing fields of Control 1, Control 2, and LTR Mechanism Enable in
+ * Device Control 2 of any PCIe function. The positions are the app's own,
+ * so they are checked against the hardware: the capability ID must be
+ * there. Computed at the first write, when enumeration is over.
  */
 static void own_compute(struct hw *h)
 {
 	const uint32_t lnkctl = PCI_EXP_LNKCTL_ASPMC | PCI_EXP_LNKCTL_CCC |
 				PCI_EXP_LNKCTL_CLKREQ_EN | PCI_EXP_LNKCTL_RL;
 	const struct pcie_topo *t = &h->app->topo;
+	const bool ss = h->app->policy_ran && h->app->r.action == ASPM_SUPERSAVE;
+	const uint32_t ctl1 = PCI_L1SS_CTL1_L1SS_MASK | (ss ? PCI_L1SS_CTL1_CM_RESTORE_TIME |
+			      PCI_L1SS_CTL1_LTR_L12_TH_VALUE | PCI_L1SS_CTL1_LTR_L12_TH_SCALE : 0);
 
 	h->nown = 0;
 	for (unsigned i = 0; i < t->nfn; i++) {
@@ -184,10 +190,16 @@ static void own_compute(struct hw *h)
 		struct sim_fn *f;
 		uint64_t phys;
 
-		if (!(fn->flags & FN_PCIE) || (fn->flags & FN_BAD_TYPE) ||
-		    (fn->up_link < 0 && fn->down_link < 0))
+		if (!(fn->flags & FN_PCIE) || (fn->flags & FN_BAD_TYPE))
 			continue;
 		CHECK(fn->pcie_cap >= 0x40 && !(fn->pcie_cap & 3));
+		if (ss) {
+			f = hw_fn(h, fn->addr, fn->pcie_cap + PCI_EXP_DEVCTL2, &phys);
+			CHECK(f && f->cfg[fn->pcie_cap] == PCI_CAP_ID_EXP);
+			own_add(h, phys, 2, PCI_EXP_DEVCTL2_LTR_EN);
+		}
+		if (fn->up_link < 0 && fn->down_link < 0)
+			continue;
 		f = hw_fn(h, fn->addr, fn->pcie_cap + PCI_EXP_LNKCTL, &phys);
 		CHECK(f && f->cfg[fn->pcie_cap] == PCI_CAP_ID_EXP);
 		own_add(h, phys, 2, lnkctl);
@@ -196,7 +208,12 @@ static void own_compute(struct hw *h)
 		CHECK(fn->l1ss >= PCI_CFG_SPACE_SIZE && !(fn->l1ss & 3));
 		f = hw_fn(h, fn->addr, fn->l1ss + PCI_L1SS_CTL1, &phys);
 		CHECK(f && sim_peek(f, fn->l1ss, 2) == PCI_EXT_CAP_ID_L1SS);
-		own_add(h, phys, 4, PCI_L1SS_CTL1_L1SS_MASK);
+		own_add(h, phys, 4, ctl1);
+		if (ss) {
+			f = hw_fn(h, fn->addr, fn->l1ss + PCI_L1SS_CTL2, &phys);
+			own_add(h, phys, 4, PCI_L1SS_CTL2_T_PWR_ON_SCALE |
+				PCI_L1SS_CTL2_T_PWR_ON_VALUE);
+		}
 	}
 	h->owned_known = true;
 }
@@ -455,7 +472,9 @@ static struct img acpi_img;
  *  - two dumps (boot mode: before and after), 4 KiB per function;
  *  - the policy: per planned write a read, the write, a read-back and at
  *    most two accesses to restore Common Clock; per link one retrain
- *    waited for twice; LNKCAP read again once per function.
+ *    waited for twice; LNKCAP read again once per function;
+ *    powersupersave reads L1SS Control 2, Device Capabilities 2 and
+ *    Device Control 2 once per function.
  */
 static uint64_t access_bound(unsigned nrec)
 {
@@ -463,7 +482,7 @@ static uint64_t access_bound(unsigned nrec)
 	       (uint64_t)nrec * 8 * NREGION * FN_READS +
 	       2ull * MAX_FN * (PCI_CFG_SPACE_EXP_SIZE / 4) +
 	       (uint64_t)MAX_WRITES * 5 + (uint64_t)MAX_LINK * 2 * ASPM_RETRAIN_POLLS +
-	       MAX_FN;
+	       MAX_FN + 3ull * MAX_FN;
 }
 
 static void check_topo(const struct pcie_topo *t, const struct ecam *e)
@@ -518,7 +537,8 @@ static void build_args(struct args *g, struct fake_fw *w, const uint8_t *hd,
 		"report", "plan", "apply", "remove", "dump", "boot", "fadt", NULL,
 	};
 	static const char *const policy[8] = {
-		"auto", "keep", "clear", "force", "notouch", NULL, NULL, NULL,
+		"auto", "keep", "clear", "force", "notouch", "powersupersave",
+		"performance", NULL,
 	};
 	static const char *const emulate[4] = {
 		NULL, "set-no-aspm", "clear-no-aspm", "leave",

@@ -126,3 +126,54 @@ void sim_platform_rootless_switch(struct sim *s)
 	sim_switch_down(s, 1, 0, 2, 2, lc, ccc | PCI_EXP_LNKCTL_ASPM_L1);
 	sim_endpoint(s, 2, 0, 0, SIM_DC_ANY, lc, ccc | PCI_EXP_LNKCTL_ASPM_L1);
 }
+
+/* L1 PM Substates Capabilities (PCIe r5.0 sec 7.8.3.2): Common_Mode_
+ * Restore_Time (15:8), T_POWER_ON Scale (17:16) and Value (23:19) */
+#define L1SS_CAP_T(cmrt, scale, val) \
+	(SIM_L1SS_CAP_ALL | (uint32_t)(cmrt) << 8 | (uint32_t)(scale) << 16 | \
+	 (uint32_t)(val) << 19)
+#define LNKSTA_SLC	(PCI_EXP_LNKSTA_SLC | 0x11)
+
+static struct sim_fn *laptop_device(struct sim *s, uint8_t bus, uint16_t vendor,
+				    uint16_t device, uint32_t class, uint32_t lnkcap)
+{
+	struct sim_fn *x = sim_add_fn(s, 0, bus, 0, 0, vendor, device, class,
+				      PCI_HEADER_TYPE_NORMAL);
+
+	sim_add_pcie(x, PCI_EXP_TYPE_ENDPOINT, SIM_DC_ANY, lnkcap, LK_CCC | LK_L1,
+		     LNKSTA_SLC);
+	return x;
+}
+
+void sim_platform_laptop(struct sim *s)
+{
+	const uint32_t nic_lc = SIM_LNKCAP(3, 1, 1, 0);
+	struct sim_fn *x;
+
+	sim_host_bridge(s, 0);
+	x = sim_root_port(s, 0, 0x1c, 0, 1, 1, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_multi(x);
+	sim_set_ltr_mech(x);
+	sim_add_l1ss(x, L1SS_CAP_T(10, 1, 5), 0);	/* 10 us, 50 us */
+	x = laptop_device(s, 1, 0x1b36, 0x0010, 0x010802, SIM_LC_P);
+	sim_add_ltr(x);
+	sim_add_l1ss(x, L1SS_CAP_T(40, 0, 20), 0);	/* 40 us, 40 us */
+
+	x = sim_root_port(s, 0, 0x1c, 1, 2, 2, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_ltr_mech(x);
+	sim_add_l1ss(x, L1SS_CAP_T(10, 1, 5), 0);
+	x = laptop_device(s, 2, 0x8086, 0x2723, 0x028000, SIM_LC_P);
+	sim_add_ltr(x);
+	sim_add_l1ss(x, L1SS_CAP_T(255, 2, 31), 0);	/* 255 us, 3.1 ms */
+
+	x = sim_root_port(s, 0, 0x1c, 2, 3, 5, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_ltr_mech(x);
+	sim_add_l1ss(x, L1SS_CAP_T(10, 1, 5), 0);
+	x = sim_switch_up(s, 3, 4, 5, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_ltr_mech(x);
+	x = sim_switch_down(s, 4, 0, 5, 5, SIM_LC_P, LK_CCC | LK_L1);
+	sim_set_ltr_mech(x);
+	sim_add_l1ss(x, L1SS_CAP_T(10, 1, 5), 0);
+	x = laptop_device(s, 5, 0x10ec, 0x8168, 0x020000, nic_lc);
+	sim_add_l1ss(x, L1SS_CAP_T(30, 1, 6), 0);
+}

@@ -79,5 +79,17 @@ void sim_platform_chain_keep(struct sim *s);
  *   00:00.0 USP ─ 01:00.0 DSP ── 02:00.0 EP
  */
 void sim_platform_rootless_switch(struct sim *s);
+/*
+ * A laptop-like machine, L1 PM Substates everywhere the devices have them
+ * (T_POWER_ON and Common_Mode_Restore_Time differ per device), BIOS ASPM
+ * L1 only, Common Clock set, no substate enabled:
+ *   00:1c.0 RP ── 01:00.0 NVMe 1b36:0010 (class 010802), LTR, Clock PM
+ *   00:1c.1 RP ── 02:00.0 Wi-Fi 8086:2723 (class 028000), LTR, Clock PM
+ *   00:1c.2 RP ── 03:00.0 USP ─ 04:00.0 DSP ── 05:00.0 NIC 10ec:8168
+ *                 (class 020000), no LTR (L1.2 not allowed there), no
+ *                 Clock PM; the switch ports have LTR, the Downstream
+ *                 Port L1SS, the Upstream Port none
+ */
+void sim_platform_laptop(struct sim *s);
 
 #endif

@@ -19,7 +19,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-GROUPS = ["keep", "force", "fadt", "clear", "notouch"]
+GROUPS = ["keep", "force", "fadt", "clear", "notouch", "supersave"]
 
 
 def load(path):

@@ -685,7 +685,7 @@ static void test_shell_bad_conf(void **state)
 	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "", conf_bad_value, 0), -AE_INVAL);
 	assert_console(b,
-		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force or notouch, got 'sometimes' (invalid)",
+		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'sometimes' (invalid)",
 		"aspmctl: report: nothing done: fix " CONF_PATH_S " or give boot");
 	assert_int_equal(b->sim->reads, 0);
 	assert_int_equal(b->fw.nchain, 0);
@@ -703,7 +703,7 @@ static void test_boot_entry_bad_conf(void **state)
 	b->fw.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", conf_bad_value, 0);
 	assert_console(b,
-		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force or notouch, got 'sometimes' (invalid)",
+		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'sometimes' (invalid)",
 		"aspmctl: configuration unusable: ASPM left as it is",
 		"aspmctl: wrote " RESULTS "\\boot.txt (%u bytes)");
 	check_writes(b, 0);
@@ -819,7 +819,7 @@ static void test_bad_load_options_usage_error(void **state)
 	b->fw.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, false, "plan --policy sometimes", "fadt-mode = clear\n", 0),
 			 -AE_INVAL);
-	assert_console(b, "aspmctl: error: --policy: expected auto, keep, clear, force or notouch, got 'sometimes'");
+	assert_console(b, "aspmctl: error: --policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'sometimes'");
 	assert_int_equal(b->sim->reads, 0);
 	assert_int_equal(b->fw.nchain, 0);
 	assert_int_equal(b->fw.npublish, 0);

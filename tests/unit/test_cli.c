@@ -72,7 +72,7 @@ static void test_usage_errors(void **state)
 {
 	static const struct { const char *line, *msg; } bad[] = {
 		{ "frobnicate", "unknown command 'frobnicate'" },
-		{ "plan --policy maybe", "--policy: expected auto, keep, clear, force or notouch, got 'maybe'" },
+		{ "plan --policy maybe", "--policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'maybe'" },
 		{ "plan --policy none", "--policy: expected" },
 		{ "plan --policy", "--policy: expected" },
 		{ "plan --fadt-mode off", "--fadt-mode: expected clear or notouch, got 'off'" },
@@ -396,6 +396,40 @@ static void test_boot_and_dump_options(void **state)
 	assert_string_equal(c.error, "--dumps: expected yes or no, got 'maybe'");
 }
 
+/* --disable is repeatable on the command line and in the file: every
+ * rule counts, in order; a malformed rule is a usage error naming it. */
+static void test_disable_rules(void **state)
+{
+	char text[] =
+		"command = apply\n"
+		"disable = L1.2@1b36:0010\n"
+		"disable = L0s,clkpm@class:02   # the NICs\n";
+	char *confv[CLI_MAX_ARGS], *args[2] = { "--disable", "L1@00:1c.0" };
+	char *all[2 * CLI_MAX_ARGS + 1];
+	const char *cmd;
+	char err[96];
+	struct cli c;
+	int n, m;
+
+	(void)state;
+	n = cli_conf_split(text, confv, CLI_MAX_ARGS, &cmd, err, sizeof(err));
+	assert_int_equal(n, 4);
+	m = cli_merge(cmd, confv, n, args, 2, all);
+	assert_int_equal(cli_parse(m, all, &c), 0);
+	assert_int_equal(c.nexcl, 3);
+	assert_string_equal(c.excl[0].text, "L1.2@1b36:0010");
+	assert_string_equal(c.excl[1].text, "L0s,clkpm@class:02");
+	assert_true(c.excl[1].clkpm);
+	assert_string_equal(c.excl[2].text, "L1@00:1c.0");
+
+	assert_int_equal(parse_line("plan --disable L1@1b36:0010 --disable L5@1b36:0010", &c),
+			 -AE_INVAL);
+	assert_string_equal(c.error, "--disable: bad rule 'L5@1b36:0010' (expected STATES@MATCH, see -h)");
+	assert_int_equal(parse_line("plan --disable", &c), -AE_INVAL);
+	assert_int_equal(parse_line("plan --disable L1@1:2:3:4:5", &c), -AE_INVAL);
+	assert_non_null(strstr(c.error, "L1@1:2:3:4:5"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_conf_flags),
 		cmocka_unit_test(test_conf_syntax_errors),
 		cmocka_unit_test(test_boot_and_dump_options),
+		cmocka_unit_test(test_disable_rules),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

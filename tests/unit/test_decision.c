@@ -4,6 +4,8 @@
  * the kernel series' KUnit suite runs too). The file is read at run time:
  * the path is $ASPMCTL_DECISION_TSV, else tests/vectors/decision.tsv
  * relative to the working directory (`make unit` runs from the repo root).
+ * The app-only overrides (keep and Linux's policy names) are in
+ * tests/vectors/decision-app.tsv beside it ($ASPMCTL_DECISION_APP_TSV).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include "../../lib/err.h"
 
 #define DECISION_ROWS	32	/* 4 overrides x 2 _OSC x 2 FADT flag x 2 modes */
+#define APP_ROWS	40	/* keep, default, performance, powersave,
+				 * powersupersave x the same 8 inputs */
 
 struct row {
 	unsigned lineno;
@@ -42,7 +46,14 @@ static unsigned split_tabs(char *s, char **field, unsigned max)
 	return s ? max + 1 : n;	/* max + 1: too many fields */
 }
 
-static void parse_row(char *line, unsigned lineno, struct row *r)
+static const char *app_vectors_path(void)
+{
+	const char *p = getenv("ASPMCTL_DECISION_APP_TSV");
+
+	return p && *p ? p : "tests/vectors/decision-app.tsv";
+}
+
+static void parse_row(char *line, unsigned lineno, struct row *r, bool app)
 {
 	char *f[5];
 	unsigned n;
@@ -54,8 +65,10 @@ static void parse_row(char *line, unsigned lineno, struct row *r)
 		fail_msg("decision.tsv:%u: %u fields, expected 5: \"%s\"", lineno, n, r->text);
 	if (aspm_parse_override(f[0], &r->in.override))
 		fail_msg("decision.tsv:%u: bad override \"%s\"", lineno, f[0]);
-	/* the table's override column never names the app-only "keep" */
-	assert_int_not_equal(r->in.override, OVR_KEEP);
+	/* the kernel's table never names an app-only override; the app's
+	 * table names only those */
+	if (app != (r->in.override >= OVR_KEEP))
+		fail_msg("line %u: override \"%s\" in the wrong table", lineno, f[0]);
 	if (!strcmp(f[1], "granted"))
 		r->in.osc_granted = true;
 	else if (!strcmp(f[1], "denied"))
@@ -75,9 +88,9 @@ static void parse_row(char *line, unsigned lineno, struct row *r)
 }
 
 /* Read every data row; comments (#) and blank lines are skipped. */
-static unsigned read_rows(struct row *rows, unsigned max)
+static unsigned read_rows_from(const char *path, struct row *rows, unsigned max,
+			       bool app)
 {
-	const char *path = vectors_path();
 	FILE *fp = fopen(path, "r");
 	char line[256];
 	unsigned n = 0, lineno = 0;
@@ -97,10 +110,15 @@ static unsigned read_rows(struct row *rows, unsigned max)
 			fclose(fp);
 			fail_msg("%s: more than %u rows", path, max);
 		}
-		parse_row(line, lineno, &rows[n++]);
+		parse_row(line, lineno, &rows[n++], app);
 	}
 	fclose(fp);
 	return n;
+}
+
+static unsigned read_rows(struct row *rows, unsigned max)
+{
+	return read_rows_from(vectors_path(), rows, max, false);
 }
 
 static void test_every_row(void **state)
@@ -176,6 +194,35 @@ static void test_design_rows(void **state)
 			}
 }
 
+/* The app-only rows: each override wins over every other input, and
+ * every combination of them appears once. */
+static void test_app_rows(void **state)
+{
+	static struct row rows[64];
+	unsigned seen[OVR_SUPERSAVE + 1][2][2][2] = { { { { 0 } } } };
+	unsigned n;
+
+	(void)state;
+	n = read_rows_from(app_vectors_path(), rows, 64, true);
+	assert_int_equal(n, APP_ROWS);
+	for (unsigned i = 0; i < n; i++) {
+		const struct aspm_inputs *in = &rows[i].in;
+		enum aspm_action got = aspm_decide(in);
+
+		if (got != rows[i].action)
+			fail_msg("decision-app.tsv:%u \"%s\": aspm_decide() says %s",
+				 rows[i].lineno, rows[i].text, aspm_action_name(got));
+		seen[in->override][in->osc_granted][in->fadt_no_aspm][in->fadt_mode]++;
+	}
+	for (unsigned o = OVR_KEEP; o <= OVR_SUPERSAVE; o++)
+		for (unsigned g = 0; g < 2; g++)
+			for (unsigned f = 0; f < 2; f++)
+				for (unsigned m = 0; m < 2; m++)
+					if (seen[o][g][f][m] != 1)
+						fail_msg("override=%s appears %u times", aspm_override_name(o),
+							 seen[o][g][f][m]);
+}
+
 static void test_names_round_trip(void **state)
 {
 	enum aspm_override o;
@@ -183,7 +230,7 @@ static void test_names_round_trip(void **state)
 	enum aspm_action a;
 
 	(void)state;
-	for (int i = OVR_NONE; i <= OVR_KEEP; i++) {
+	for (int i = OVR_NONE; i <= OVR_SUPERSAVE; i++) {
 		assert_int_equal(aspm_parse_override(aspm_override_name(i), &o), 0);
 		assert_int_equal(o, i);
 	}
@@ -191,7 +238,7 @@ static void test_names_round_trip(void **state)
 		assert_int_equal(aspm_parse_fadt_mode(aspm_fadt_mode_name(i), &m), 0);
 		assert_int_equal(m, i);
 	}
-	for (int i = ASPM_KEEP; i <= ASPM_NOTOUCH; i++) {
+	for (int i = ASPM_KEEP; i <= ASPM_SUPERSAVE; i++) {
 		assert_int_equal(aspm_parse_action(aspm_action_name(i), &a), 0);
 		assert_int_equal(a, i);
 	}
@@ -207,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_every_row),
 		cmocka_unit_test(test_rows_cover_every_input_once),
 		cmocka_unit_test(test_design_rows),
+		cmocka_unit_test(test_app_rows),
 		cmocka_unit_test(test_names_round_trip),
 	};
 

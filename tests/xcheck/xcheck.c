@@ -222,6 +222,11 @@ static void build_rootless_switch(struct sim *s)
 	sim_platform_rootless_switch(s);
 }
 
+static void build_laptop(struct sim *s)
+{
+	sim_platform_laptop(s);
+}
+
 /* ---------------------------------------------------------- scenarios */
 
 /*
@@ -231,12 +236,14 @@ static void build_rootless_switch(struct sim *s)
  *   force  pcie_aspm=force pcie_aspm.policy=powersave  app: --policy force
  *   clear  pcie_aspm=clear                              app: --policy clear
  *   keep   (nothing)                                    app: auto, FADT clear, _OSC granted
+ *   supersave pcie_aspm.policy=powersupersave           app: --policy powersupersave
  *   notouch FADT "no ASPM" bit (pcie_aspm.fadt=notouch is the default)
  *                                                      app: FADT bit, fadt-mode notouch
  * expected outcome per kernel (checked by tests/xcheck/xcheck.py):
  *   app      final registers and the order of effective writes equal the app's
  *   patched  equal to what the patched kernel did (unpatched kernel)
  *   bios     every ASPM, CLKREQ# and L1 PM Substates enable as the BIOS left it
+ *   final    the final registers equal the app's (write order not compared)
  *   div:ID   a documented divergence (docs/xcheck.md), checked as described there
  */
 struct scenario {
@@ -296,7 +303,103 @@ static const struct scenario scenarios[] = {
 	  "deep latency limit: middle link disabled before the root link" },
 	{ "rootless-switch-force", "force", build_rootless_switch, NULL, "app", "patched",
 	  "switch on the root bus, no Root Port: its link is a root link" },
+	{ "laptop-supersave", "supersave", build_laptop, NULL, "final", "patched",
+	  "laptop-like: L1SS with per-device timing, mixed LTR and Clock PM, a switch" },
+	{ "laptop-excl-supersave", "supersave", build_laptop, NULL, "final", "patched",
+	  "the same, L1.2 excluded on the NVMe drive (--disable L1.2@1b36:0010)" },
+	{ "laptop-excl-nic-supersave", "supersave", build_laptop, NULL, "final", "patched",
+	  "the same, L1 excluded on the NIC below the switch, L0s on the Wi-Fi card" },
+	{ "fadt-supersave", "supersave", build_fadt, NULL, "final", "patched",
+	  "BIOS L1SS (other timing) kept on, switch, multi-function Clock PM" },
+	{ "l1ss-mf-supersave", "supersave", build_l1ss_mf, NULL, "final", "patched",
+	  "L1SS on both functions of a multi-function endpoint" },
+	{ "clkpm-supersave", "supersave", build_clkpm_off, NULL, "final", "patched",
+	  "mixed Clock PM on multi-function endpoints" },
+	{ "excl-keep", "keep", build_chain_keep, NULL, "final", "patched",
+	  "BIOS L1 on three links in a row, L1 excluded on the endpoint" },
+	{ "excl-force", "force", build_chain_top, NULL, "final", "patched",
+	  "force, L1 excluded on the switches' Downstream Ports (the links below)" },
 };
+
+/* --disable rules of a scenario (pci_disable_link_state() in the guest) */
+static const struct {
+	const char *scenario;
+	const char *rules[3];
+} scenario_rules[] = {
+	{ "laptop-excl-supersave", { "L1.2@1b36:0010" } },
+	{ "laptop-excl-nic-supersave", { "L1@10ec:8168", "L0s@class:0280" } },
+	{ "excl-keep", { "L1@05:00.0" } },
+	{ "excl-force", { "L1@10b5:8748" } },
+};
+
+/* The scenario's rules parsed into e[]; how many. */
+static unsigned scenario_excl(const char *name, struct aspm_excl *e)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(scenario_rules); i++) {
+		if (strcmp(scenario_rules[i].scenario, name))
+			continue;
+		for (unsigned k = 0; k < ARRAY_SIZE(scenario_rules[i].rules) &&
+		     scenario_rules[i].rules[k]; k++)
+			if (!aspm_excl_parse(scenario_rules[i].rules[k], &e[n]))
+				n++;
+	}
+	return n;
+}
+
+/* PCIE_LINK_STATE_* (include/linux/pci.h) of a rule */
+static unsigned linux_link_states(const struct aspm_excl *e)
+{
+	unsigned m = 0;
+
+	if (e->states & ASPM_STATE_L0S)
+		m |= 1u << 0;
+	if (e->states & ASPM_STATE_L1)
+		m |= 1u << 1;
+	if (e->clkpm)
+		m |= 1u << 2;
+	if (e->states & ASPM_STATE_L1_1)
+		m |= 1u << 3;
+	if (e->states & ASPM_STATE_L1_2)
+		m |= 1u << 4;
+	if (e->states & ASPM_STATE_L1_1_PCIPM)
+		m |= 1u << 5;
+	if (e->states & ASPM_STATE_L1_2_PCIPM)
+		m |= 1u << 6;
+	return m;
+}
+
+/*
+ * "disable BB:DD.F MASK" lines: the pci_disable_link_state() calls that
+ * give Linux the app's exclusion set. pcie_aspm_get_link() takes the link
+ * above the function it is given, so a rule matching a port is called on
+ * function 0 below it.
+ */
+static void print_disables(const struct pcie_topo *t, const struct aspm_excl *e,
+			   unsigned n, FILE *o)
+{
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = 0; j < t->nfn; j++) {
+			const struct pcie_fn *f = &t->fn[j];
+			char b[16];
+			int target = -1;
+
+			if (!aspm_excl_match(&e[i], f))
+				continue;
+			if ((f->flags & FN_PCIE) && f->up_link >= 0)
+				target = (int)j;
+			if (target >= 0)
+				fprintf(o, "disable %s 0x%x\n",
+					pci_addr_str(t->fn[target].addr, b) + 5,
+					linux_link_states(&e[i]));
+			if (f->down_link >= 0)
+				fprintf(o, "disable %s 0x%x\n",
+					pci_addr_str(t->fn[t->link[f->down_link].down].addr, b) + 5,
+					linux_link_states(&e[i]));
+		}
+	}
+}
 
 static struct aspm_inputs group_inputs(const char *group)
 {
@@ -311,6 +414,8 @@ static struct aspm_inputs group_inputs(const char *group)
 		in.override = OVR_FORCE;
 	} else if (!strcmp(group, "clear")) {
 		in.override = OVR_CLEAR;
+	} else if (!strcmp(group, "supersave")) {
+		in.override = OVR_SUPERSAVE;
 	} else if (!strcmp(group, "notouch")) {
 		/* the FADT bit, fadt-mode notouch (Linux 6.1's reading, the
 		 * patched kernel's default) */
@@ -373,7 +478,9 @@ static int export_sim(const struct sim *s, const char *name, const char *remove,
 	return rc ? -1 : 0;
 }
 
-static void print_regs(const struct sim *s, const char *kw, FILE *o)
+/* ext: also L1SS Control 2 and Device Control 2 (powersupersave programs
+ * the L1.2 timing and LTR enable) */
+static void print_regs(const struct sim *s, const char *kw, bool ext, FILE *o)
 {
 	for (unsigned i = 0; i < s->nfn; i++) {
 		struct sim_fn *f = s->fn[i];
@@ -386,6 +493,12 @@ static void print_regs(const struct sim *s, const char *kw, FILE *o)
 		if (f->l1ss)
 			fprintf(o, " l1ss@0x%x=0x%08x", f->l1ss + PCI_L1SS_CTL1,
 				sim_peek(f, f->l1ss + PCI_L1SS_CTL1, 4));
+		if (ext && f->l1ss)
+			fprintf(o, " l1ss2@0x%x=0x%08x", f->l1ss + PCI_L1SS_CTL2,
+				sim_peek(f, f->l1ss + PCI_L1SS_CTL2, 4));
+		if (ext)
+			fprintf(o, " devctl2@0x%x=0x%04x", f->pcie + PCI_EXP_DEVCTL2,
+				sim_peek(f, f->pcie + PCI_EXP_DEVCTL2, 2));
 		fputc('\n', o);
 	}
 }
@@ -438,6 +551,7 @@ struct machine {
 	struct aspm_write w[MAX_W];
 	struct aspm_link_plan lp[MAX_LINK];
 	char text[256 * 1024];
+	struct aspm_excl excl[ASPM_MAX_EXCL];
 };
 
 static int enumerate(const char *name, struct machine *m, const struct backend *b)
@@ -477,6 +591,8 @@ static int app_apply(const char *name, const char *group, const char *remove,
 	r->plan.w = m->w;
 	r->plan.cap = MAX_W;
 	r->lp = m->lp;
+	r->nexcl = scenario_excl(name, m->excl);
+	r->excl = m->excl;
 	rc = aspm_run(&m->cfg, r, &out);
 	boot_writes = b->nlog(b->ctx);
 	if (o)
@@ -541,7 +657,8 @@ static int run_app(const struct scenario *sc, struct machine *m, struct sim *s, 
 
 	if (enumerate(sc->name, m, &b) || app_apply(sc->name, sc->group, sc->remove, m, &b, &r, o))
 		return -1;
-	print_regs(s, "final", o);
+	print_regs(s, "final", !strcmp(sc->group, "supersave"), o);
+	print_disables(&m->topo, m->excl, r.nexcl, o);
 	print_links_records(m, o);
 	return 0;
 }
@@ -579,7 +696,7 @@ static int write_scenario(const struct scenario *sc, const char *dir)
 		return -1;
 	}
 	fprintf(o, "app 1\nname %s\ngroup %s\n", sc->name, sc->group);
-	print_regs(sim, "bios", o);
+	print_regs(sim, "bios", !strcmp(sc->group, "supersave"), o);
 	rc = rc ? rc : run_app(sc, &m, sim, o);
 	rc = fclose(o) ? -1 : rc;
 	sim_free(sim);
@@ -610,7 +727,9 @@ static int write_scenario(const struct scenario *sc, const char *dir)
  * "orphans" (functions under a bridge but on no bus a bridge leads to).
  */
 
-static const char *const twin_groups[] = { "keep", "force", "fadt", "clear", "notouch" };
+static const char *const twin_groups[] = {
+	"keep", "force", "fadt", "clear", "notouch", "supersave",
+};
 
 static unsigned twin_nlog(const void *ctx)
 {
@@ -639,7 +758,8 @@ static uint32_t twin_peek(const struct twin_fn *f, unsigned off, unsigned width)
 	return v;
 }
 
-static void twin_print_regs(const struct twin *t, const char *kw, FILE *o)
+/* ext: also L1SS Control 2 and Device Control 2, as print_regs() */
+static void twin_print_regs(const struct twin *t, const char *kw, bool ext, FILE *o)
 {
 	for (unsigned i = 0; i < t->nfn; i++) {
 		const struct twin_fn *f = &t->fn[t->sorted[i]];
@@ -652,6 +772,12 @@ static void twin_print_regs(const struct twin *t, const char *kw, FILE *o)
 		if (f->caps.l1ss)
 			fprintf(o, " l1ss@0x%x=0x%08x", f->caps.l1ss + PCI_L1SS_CTL1,
 				twin_peek(f, f->caps.l1ss + PCI_L1SS_CTL1, 4));
+		if (ext && f->caps.l1ss)
+			fprintf(o, " l1ss2@0x%x=0x%08x", f->caps.l1ss + PCI_L1SS_CTL2,
+				twin_peek(f, f->caps.l1ss + PCI_L1SS_CTL2, 4));
+		if (ext)
+			fprintf(o, " devctl2@0x%x=0x%04x", f->caps.pcie + PCI_EXP_DEVCTL2,
+				twin_peek(f, f->caps.pcie + PCI_EXP_DEVCTL2, 2));
 		fputc('\n', o);
 	}
 }
@@ -871,10 +997,10 @@ static int twin_scenario(const struct lspci_dump *pd, const char *pname, const c
 		return -1;
 	}
 	fprintf(o, "app 1\nname %s\ngroup %s\n# %s\n", name, group, what);
-	twin_print_regs(&t, "bios", o);
+	twin_print_regs(&t, "bios", !strcmp(group, "supersave"), o);
 	rc = enumerate(name, &m, &b) || app_apply(name, group, NULL, &m, &b, &r, o) ? -1 : 0;
 	if (!rc) {
-		twin_print_regs(&t, "final", o);
+		twin_print_regs(&t, "final", !strcmp(group, "supersave"), o);
 		for (unsigned i = 0; i < m.topo.nfn; i++) {
 			char bdf[16];
 
@@ -891,8 +1017,10 @@ static int twin_scenario(const struct lspci_dump *pd, const char *pname, const c
 		rc = -1;
 	}
 	if (!rc)
-		fprintf(idx, "%s\t%s\t-\tapp\t%s\t%s\n", name, group,
-			!strcmp(group, "keep") || !strcmp(group, "force") ? "patched" : "bios", what);
+		fprintf(idx, "%s\t%s\t-\t%s\t%s\t%s\n", name, group,
+			!strcmp(group, "supersave") ? "final" : "app",
+			!strcmp(group, "keep") || !strcmp(group, "force") ||
+			!strcmp(group, "supersave") ? "patched" : "bios", what);
 	twin_free(&t);
 	return rc;
 }
