@@ -48,7 +48,8 @@
  *  - report, plan, dump, fadt, remove without --apply, boot with an
  *    unusable configuration and notouch write nothing (nor try to);
  *  - boot mode fails open: the summary is published and the next loader
- *    started, whatever the firmware and the hardware did;
+ *    started, whatever the firmware and the hardware did; a loader that
+ *    cannot be started gets the summary published again, with its outcome;
  *  - the run ends within a number of config accesses and delays derived
  *    from the sizes involved (access_bound()); past it, it aborts at once.
  */
@@ -689,9 +690,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(!h.writes);
 	CHECK(a.r.plan.n <= MAX_WRITES);
 	/* boot mode fails open: whatever happened, the summary is published
-	 * and the next loader started */
-	CHECK(w.npublish == boot && w.published_len < sizeof(w.published));
+	 * and the next loader started; when the loader cannot be started,
+	 * the summary is published once more, with the chainload outcome */
 	CHECK(w.nchain == (boot && (hd[4] & 0x04)));
+	CHECK(w.npublish == (boot ? 1u + (w.nchain && w.chain_rc) : 0u));
+	CHECK(w.published_len < sizeof(w.published));
+	if (w.npublish == 2 && w.published_len < sizeof(a.summary) - 1)
+		CHECK(strstr(w.published, " chainload=not-found"));
 	CHECK(!w.nchain || w.next[0] == '\\');
 	CHECK(a.chainloaded == (boot && (hd[4] & 0x04) && !w.chain_rc));
 	CHECK(!w.files_lost);
