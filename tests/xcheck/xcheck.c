@@ -17,12 +17,15 @@
  * Usage: xcheck OUTDIR     (writes OUTDIR/NAME.sim, NAME.app, index.tsv)
  *        xcheck --list
  *        xcheck --twin OUTDIR DUMP...   real machines' dumps instead (below)
+ *        xcheck --gen OUTDIR SPECS      generated machines (tests/sim/gen.h) instead,
+ *                                       for make difffuzz (tests/difffuzz/README.md)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../sim/platforms.h"
+#include "../sim/gen.h"
 #include "../../pcie/run.h"
 #include "../../pcie/enum.h"
 #include "../../lib/err.h"
@@ -1050,6 +1053,100 @@ static int twin_main(int argc, char **argv)
 	return rc;
 }
 
+/* ---------------------------------------------------------- generated (--gen) */
+
+/*
+ * make difffuzz (tests/difffuzz/): SPECS has one line per scenario,
+ * "NAME GROUP SEED MUTATIONS" (SEED in hex, MUTATIONS as gen_mutate()
+ * takes them, comma-separated, or "-"); each becomes NAME.sim and
+ * NAME.app like a built-in scenario, with the expected outcome "auto"
+ * (tests/difffuzz/difffuzz.py classifies).
+ */
+static struct gen_machine gen_cur;
+
+static void build_gen(struct sim *s)
+{
+	gen_build(&gen_cur, s);
+}
+
+static int gen_load(const char *seed, const char *muts)
+{
+	char buf[4096], *save = NULL;
+
+	gen_machine(&gen_cur, strtoull(seed, NULL, 16));
+	if (!strcmp(muts, "-"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", muts);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (gen_mutate(&gen_cur, t))
+			return -1;
+	return 0;
+}
+
+static int gen_main(const char *dir, const char *specs)
+{
+	char line[8192], name[64], group[16], seed[32], muts[4096], path[4096], rm[16];
+	FILE *in = fopen(specs, "r"), *idx;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/index.tsv", dir);
+	idx = fopen(path, "w");
+	if (!in || !idx) {
+		fprintf(stderr, "xcheck: %s: %s\n", in ? path : specs, strerror(errno));
+		return 1;
+	}
+	fprintf(idx, "# name\tgroup\tremove\tpatched\tunpatched\twhat\n");
+	while (fgets(line, sizeof(line), in)) {
+		struct scenario sc = { name, group, build_gen, NULL, "auto", "auto", "" };
+
+		if (sscanf(line, "%63s %15s %31s %4095s", name, group, seed, muts) != 4)
+			continue;
+		if (gen_load(seed, muts)) {
+			fprintf(stderr, "xcheck: %s: a mutation does not apply: %s\n", name, muts);
+			rc = 1;
+			continue;
+		}
+		sc.remove = gen_remove(&gen_cur, rm, sizeof(rm));
+		if (write_scenario(&sc, dir))
+			rc = 1;
+		fprintf(idx, "%s\t%s\t%s\tauto\tauto\tseed %s mutations %s\n", name, group,
+			sc.remove ? sc.remove : "-", seed, muts);
+	}
+	if (fclose(idx) | fclose(in))
+		rc = 1;
+	return rc;
+}
+
+/* xcheck --gen-info SEED MUTATIONS: the machine, and the mutations that
+ * would still change it (for the reducer) */
+static int gen_info(const char *seed, const char *muts)
+{
+	static const char *const kind[] = { "host", "rp", "usp", "dsp", "ep", "pcibr", "pci" };
+	static char buf[65536];
+
+	if (gen_load(seed, muts))
+		return 1;
+	printf("functions %u\n", gen_count(&gen_cur, -1));
+	for (unsigned i = 0; i < gen_cur.nn; i++) {
+		const struct gen_node *x = &gen_cur.n[i];
+
+		if (x->dropped)
+			continue;
+		printf("node %u %02x:%02x.%x %s parent=%d ver=%u devcap=%08x lnkcap=%08x "
+		       "lnkctl=%04x lnksta=%04x ltr=%d/%d ari=%d/%d multi=%d", i, x->bus, x->dev,
+		       x->fn, kind[x->kind], x->parent, x->ver, x->devcap, x->lnkcap, x->lnkctl,
+		       x->lnksta, x->ltr_mech, x->ltr_cap, x->ari_fwd, x->ari, x->multi);
+		if (x->l1ss)
+			printf(" l1ss=%08x/%08x/%08x", x->l1ss_cap, x->l1ss_ctl1, x->l1ss_ctl2);
+		printf("\n");
+	}
+	if (gen_cur.remove >= 0)
+		printf("remove %s\n", gen_remove(&gen_cur, buf, sizeof(buf)));
+	gen_mutations(&gen_cur, buf, sizeof(buf));
+	printf("mutations %s\n", buf[0] ? buf : "-");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -1062,6 +1159,12 @@ int main(int argc, char **argv)
 			       scenarios[i].what);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--gen")) {
+		log_set_sink(&out_null, LOG_ERR);
+		return gen_main(argv[2], argv[3]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--gen-info"))
+		return gen_info(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "--twin")) {
 		log_set_sink(&out_null, LOG_ERR);
 		return twin_main(argc - 2, argv + 2);

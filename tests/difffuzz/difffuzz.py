@@ -1,0 +1,394 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Differential fuzzing of the app's engine against Linux's aspm.c (make
+# difffuzz; tests/difffuzz/README.md, docs/difffuzz.md). Run by
+# tests/xcheck/xcheck.sh --difffuzz, which builds the host tool, aspmsim.ko
+# for both kernels and an initramfs without scenarios.
+#
+# Machines FIRST..FIRST+N-1 of campaign SEED (tests/sim/gen.c: machine i
+# is gen_machine(gen_seed(SEED, i))) run under every group, in batches of
+# --per-boot machines: per batch and group the host tool writes the
+# scenarios (xcheck --gen), they go in front of the initramfs as a cpio of
+# their own, and each kernel boots once with aspmctl.xcheck=all (one PCI
+# domain per scenario), both kernels at the same time. Each scenario is
+# then compared as make xcheck compares (tests/xcheck/xcheck.py's
+# check()); a difference the rules of RULES do not explain is a finding:
+# it is reduced (drop functions, links, fields: gen_mutate()) to the
+# smallest machine that still shows it and written to FOUND/.
+#
+# Prints one "ok" line per batch and group and one "FAIL" line per
+# finding, then the figures; exit status 1 on a finding.
+
+import argparse
+import concurrent.futures
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def load_xcheck():
+    spec = importlib.util.spec_from_file_location(
+        "xcheck", os.path.join(REPO, "tests", "xcheck", "xcheck.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+xc = load_xcheck()
+GROUP_LETTER = {"keep": "k", "force": "f", "fadt": "a", "clear": "c", "notouch": "n"}
+
+# ------------------------------------------------------------ the rules
+#
+# What each kernel is expected to do per group, and the documented
+# divergences a generated machine may show (docs/difffuzz.md cites the
+# Linux code of each). A scenario passes when the kernel does what the
+# app did ("app"), or the patched kernel ("patched"), or keeps the BIOS
+# state ("bios"), or when one of the listed divergences' checks (the
+# functions of tests/xcheck/xcheck.py DIVERGENCES, which require the
+# divergence to be exactly as described) holds.
+EXPECT = {
+    # group: (patched kernel, unpatched kernel)
+    "keep": ("app", "patched"),
+    "force": ("app", "patched"),
+    "fadt": ("app", "bios"),
+    "clear": ("app", "bios"),
+    "notouch": ("app", "bios"),
+}
+RULES = {
+    # (kernel, group) -> divergences allowed, tried in this order
+    ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss"],
+    ("patched", "force"): ["l1ss-order-timing", "teardown-l1ss"],
+}
+
+# ------------------------------------------------------------ host side
+
+
+def run_tool(tool, outdir, specs):
+    """Write the scenarios of specs [(name, group, seed, muts)] to outdir."""
+    if os.path.isdir(outdir):
+        shutil.rmtree(outdir)
+    os.makedirs(outdir)
+    sp = os.path.join(outdir, "specs.txt")
+    with open(sp, "w") as f:
+        for name, group, seed, muts in specs:
+            f.write("%s %s %x %s\n" % (name, group, seed, muts or "-"))
+    r = subprocess.run([tool, "--gen", outdir, sp], capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError("xcheck --gen: %s" % r.stderr.strip())
+    rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(outdir, "index.tsv"))
+            if l.strip() and not l.startswith("#")]
+    return [xc.Scenario(row, outdir) for row in rows]
+
+
+def gen_info(tool, seed, muts):
+    r = subprocess.run([tool, "--gen-info", "%x" % seed, muts or "-"], capture_output=True,
+                       text=True, check=True)
+    return r.stdout
+
+
+def batch_initrd(gen, sdir, scs, base, out):
+    """The batch's scenarios as /xcheck/*.sim, in front of base."""
+    lst = os.path.join(out, "sims.list")
+    with open(lst, "w") as f:
+        f.write("dir /xcheck 0755 0 0\n")
+        for sc in scs:
+            f.write("file /xcheck/%s.sim %s/%s.sim 0644 0 0\n" % (sc.name, sdir, sc.name))
+    cpio = subprocess.run([gen, "-t", "0", lst], check=True, capture_output=True).stdout
+    path = os.path.join(out, "initrd.img")
+    with open(path, "wb") as f:
+        f.write(cpio)
+        f.write(open(base, "rb").read())
+    return path
+
+
+# ------------------------------------------------------------ guest side
+
+class Ctx:
+    def __init__(self, a, e):
+        self.a = a
+        self.tk = xc.load_test_kernel()
+        self.kern = {"patched": e["KERNEL_PATCHED"], "unpatched": e["KERNEL_UNPATCHED"]}
+        self.base = {"patched": a.initrd_patched, "unpatched": a.initrd_unpatched}
+        self.gen = os.path.join(e["KERNEL_BUILD_PATCHED"], "usr/gen_init_cpio")
+        self.facp = None
+        self.boots = 0
+        self.boot_secs = 0.0
+
+
+def boot_one(ctx, k, group, sdir, scs, out):
+    """Boot kernel k under group with scs; the Guest, or an error text."""
+    os.makedirs(out, exist_ok=True)
+    rd = batch_initrd(ctx.gen, sdir, scs, ctx.base[k], out)
+    if group in xc.FADT_GROUPS:
+        rd = ctx.tk.fadt_initrd(ctx.facp, ctx.gen, rd, out)
+    append = "%s aspmctl.xcheck=all %s" % (xc.DYNDBG, xc.GROUPS[group])
+    if ctx.facp is None:
+        append += ' aspmctl.run="%s"' % xc.FACP_CMD
+    ok, serial, secs = xc.boot(ctx.kern[k], rd, append.strip(), out)
+    ctx.boots += 1
+    ctx.boot_secs += secs
+    if not ok:
+        return None, serial, "boot failed, see %s/boot-test.log" % out
+    gu = xc.Guest(serial)
+    if gu.rc != 0:
+        return None, serial, "xcheck section rc=%s, see %s/serial.log" % (gu.rc, out)
+    if group in xc.FADT_GROUPS and xc.FADT_MSG not in serial:
+        return None, serial, "the upgraded FADT was not taken"
+    if gu.lost:
+        return None, serial, "%d writes beyond the module's log" % gu.lost
+    return gu, serial, ""
+
+
+def get_facp(ctx, out):
+    """The FACP of the guest (for the FADT groups), from an empty keep boot."""
+    _, serial, why = boot_one(ctx, "patched", "keep", out, [], out)
+    run1, _ = xc.section(serial, "run.1")
+    if "\n" not in run1:
+        raise RuntimeError("no FACP dump: %s" % (why or "run.1 empty"))
+    ctx.facp = run1.split("\n", 1)[1]
+
+
+def boot_group(ctx, group, sdir, scs, out):
+    """Both kernels at once; {kernel: Guest}, or raises."""
+    ks = ctx.a.kernels.split(",")
+    with concurrent.futures.ThreadPoolExecutor(len(ks)) as ex:
+        futs = {k: ex.submit(boot_one, ctx, k, group, sdir, scs,
+                             os.path.join(out, "%s-%s" % (k, group))) for k in ks}
+        res = {k: f.result() for k, f in futs.items()}
+    for k, (gu, _, why) in res.items():
+        if gu is None:
+            raise RuntimeError("%s-%s: %s" % (k, group, why))
+    return {k: r[0] for k, r in res.items()}
+
+
+# ------------------------------------------------------------ classification
+
+def run_check(sc, kernel, expect, got, app, ref):
+    """xcheck.py's check(), its ok/FAIL lines collected: [(ok, label, why)]."""
+    got_lines = []
+
+    def rep(name, ok, why=""):
+        got_lines.append((ok, name, why))
+    saved = xc.report
+    xc.report = rep
+    try:
+        xc.check(sc, kernel, expect, got, app, ref)
+    finally:
+        xc.report = saved
+    return got_lines
+
+
+def classify(sc, res):
+    """[(kernel, check, why)] of what no rule explains, and the
+    divergences that explained the rest."""
+    bad, used = [], []
+    app = (sc.boot, sc.after, sc.final)
+    for k in ("patched", "unpatched"):
+        if k not in res:
+            continue
+        got = res[k]
+        exp = EXPECT[sc.group][0 if k == "patched" else 1]
+        for ok, label, why in run_check(sc, k, exp, got, app, res.get("patched")):
+            if ok:
+                continue
+            if "same records" in label:
+                bad.append((k, "records", why))
+                continue
+            for div in RULES.get((k, sc.group), []):
+                if div == "teardown-l1ss" and not sc.remove:
+                    continue
+                if all(o for o, lab, _ in run_check(sc, k, "div:" + div, got, app,
+                                                    res.get("patched"))
+                       if "same records" not in lab):
+                    used.append(div)
+                    break
+            else:
+                bad.append((k, exp, why))
+    return bad, used
+
+
+def signature(bad):
+    return sorted(set((k, c) for k, c, _ in bad))
+
+
+def compare(ctx, group, sdir, scs, out):
+    """{scenario name: ([problems], [divergences used])}."""
+    guests = boot_group(ctx, group, sdir, scs, out)
+    r = {}
+    for sc in scs:
+        res = {}
+        for k, gu in guests.items():
+            got = gu.scenario(sc)
+            if got is None:
+                res = None
+                break
+            res[k] = got
+        r[sc.name] = ([("guest", "scanned", "not in the guest's output")], []) if res is None \
+            else classify(sc, res)
+    return r
+
+
+# ------------------------------------------------------------ reduction
+
+def mutations(info):
+    for line in info.splitlines():
+        if line.startswith("mutations "):
+            m = line.split(None, 1)[1]
+            return [] if m == "-" else m.split(",")
+    return []
+
+
+def nfunctions(info):
+    return int(info.split("\n", 1)[0].split()[1])
+
+
+def reduce(ctx, seed, group, sig, out, log):
+    """The smallest mutation list that keeps the signature: greedy, one
+    boot per round, every one-step smaller candidate in that boot."""
+    muts = []
+    rounds = 0
+    while True:
+        info = gen_info(ctx.a.tool, seed, ",".join(muts))
+        cands = mutations(info)[:ctx.a.per_boot]
+        if not cands:
+            break
+        rounds += 1
+        specs = [("r%d" % i, group, seed, ",".join(muts + [c])) for i, c in enumerate(cands)]
+        sdir = os.path.join(out, "round")
+        scs = run_tool(ctx.a.tool, sdir, specs)
+        res = compare(ctx, group, sdir, scs, os.path.join(out, "boots"))
+        best = None
+        for i, c in enumerate(cands):
+            bad, _ = res.get("r%d" % i, ([], []))
+            if bad and signature(bad) == sig:
+                n = nfunctions(gen_info(ctx.a.tool, seed, ",".join(muts + [c])))
+                if best is None or n < best[0]:
+                    best = (n, c)
+        if best is None:
+            break
+        muts.append(best[1])
+        log("#   round %d: %s (%d functions)" % (rounds, best[1], best[0]))
+    return muts, rounds
+
+
+def save_finding(ctx, seed, index, group, bad, muts, rounds):
+    os.makedirs(ctx.a.found, exist_ok=True)
+    name = "%x-%s" % (seed, group)
+    path = os.path.join(ctx.a.found, name + ".txt")
+    with open(path, "w") as f:
+        f.write("# SPDX-License-Identifier: GPL-2.0-only\n")
+        f.write("# difffuzz finding: campaign seed %x, machine %d, group %s\n"
+                % (ctx.a.seed, index, group))
+        f.write("# replay: xcheck --gen DIR SPECS with the line\n")
+        f.write("#   %s %s %x %s\n" % ("found", group, seed, ",".join(muts) or "-"))
+        f.write("seed %x\nindex %d\ngroup %s\nmutations %s\nrounds %d\n"
+                % (seed, index, group, ",".join(muts) or "-", rounds))
+        for line in gen_info(ctx.a.tool, seed, ",".join(muts)).splitlines():
+            if not line.startswith("mutations "):
+                f.write("machine %s\n" % line)
+        for k, c, why in bad:
+            f.write("diverges %s %s\n" % (k, c))
+            for w in why.splitlines():
+                f.write("  | %s\n" % w)
+    return path
+
+
+# ------------------------------------------------------------ the campaign
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--initrd-patched", required=True)
+    ap.add_argument("--initrd-unpatched", required=True)
+    ap.add_argument("--kernels", default="patched,unpatched")
+    ap.add_argument("--seed", type=lambda s: int(s, 0), default=1)
+    ap.add_argument("--n", type=int, default=20, help="machines")
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--per-boot", type=int, default=100, help="scenarios per boot")
+    ap.add_argument("--groups", default=",".join(xc.GROUP_ORDER))
+    ap.add_argument("--found", default=os.path.join(REPO, "build", "difffuzz-found"))
+    ap.add_argument("--no-reduce", action="store_true")
+    a = ap.parse_args()
+    ctx = Ctx(a, xc.env())
+    t0 = time.time()
+    groups = [g for g in xc.GROUP_ORDER if g in a.groups.split(",")]
+    work = os.path.join(a.out, "difffuzz")
+
+    def log(s):
+        print(s, flush=True)
+    if any(g in xc.FADT_GROUPS for g in groups):
+        get_facp(ctx, os.path.join(work, "facp"))
+    compared, findings, divs = 0, [], {}
+    nfn = 0
+    for start in range(a.first, a.first + a.n, a.per_boot):
+        idx = list(range(start, min(a.first + a.n, start + a.per_boot)))
+        seeds = {i: gen_seed(a.seed, i) for i in idx}
+        for g in groups:
+            specs = [("m%d%s" % (i, GROUP_LETTER[g]), g, seeds[i], None) for i in idx]
+            sdir = os.path.join(work, "scenarios")
+            scs = run_tool(a.tool, sdir, specs)
+            nfn += sum(s.nfn for s in scs)
+            try:
+                res = compare(ctx, g, sdir, scs, os.path.join(work, "boots"))
+            except RuntimeError as ex:
+                log("FAIL machines %d-%d %s: %s" % (idx[0], idx[-1], g, ex))
+                findings.append(None)
+                continue
+            nbad = 0
+            for i, sc in zip(idx, scs):
+                bad, used = res[sc.name]
+                for d in used:
+                    divs[d] = divs.get(d, 0) + 1
+                if not bad:
+                    continue
+                nbad += 1
+                findings.append((i, g))
+                sig = signature(bad)
+                log("FAIL machine %d (seed %x) %s: %s" % (i, seeds[i], g,
+                                                           " ".join("%s/%s" % s for s in sig)))
+                for k, c, why in bad:
+                    log("#   %s %s: %s" % (k, c, why.replace("\n", "\n#     ")))
+                muts, rounds = ([], 0) if a.no_reduce else \
+                    reduce(ctx, seeds[i], g, sig, os.path.join(work, "reduce"), log)
+                log("#   saved %s" % save_finding(ctx, seeds[i], i, g, bad, muts, rounds))
+            compared += len(scs)
+            log("ok   machines %d-%d %s: %d scenarios compared, %d findings"
+                % (idx[0], idx[-1], g, len(scs), nbad))
+    secs = time.time() - t0
+    log("# difffuzz: seed %#x, machines %d-%d, groups %s" % (a.seed, a.first, a.first + a.n - 1,
+                                                            ",".join(groups)))
+    log("# compared %d scenarios (%d functions), %d boots (%.0f s booting), %.0f s wall, "
+        "%.0f scenarios/minute" % (compared, nfn, ctx.boots, ctx.boot_secs, secs,
+                                   compared * 60 / secs if secs else 0))
+    log("# documented divergences seen: %s" %
+        (", ".join("%s %d" % kv for kv in sorted(divs.items())) or "none"))
+    log("# findings: %d" % len(findings))
+    return 1 if findings else 0
+
+
+def gen_seed(campaign, i):
+    """tests/sim/gen.c gen_seed(): the seed of machine i."""
+    m = (1 << 64) - 1
+    st = (campaign ^ (i * 0xd1b54a32d192ed03)) & m
+
+    def nxt():
+        nonlocal st
+        st = (st + 0x9e3779b97f4a7c15) & m
+        z = st
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & m
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & m
+        return z ^ (z >> 31)
+    nxt()
+    return nxt()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
