@@ -195,7 +195,7 @@ static void gen_switch(struct g *g, unsigned bus, int port, unsigned depth,
 		draw_l1ss(g, &m->n[up]);
 	m->n[up].sec = (uint8_t)g->bus++;
 	for (unsigned d = 0; d < nd; d++) {
-		int dp = add_node(g, GEN_DSP, m->n[up].sec, d, 0, up, depth + 1);
+		int dp = add_node(g, GEN_DSP, m->n[up].sec, d, 0, up, depth);
 
 		if (dp < 0)
 			break;
@@ -206,7 +206,8 @@ static void gen_switch(struct g *g, unsigned bus, int port, unsigned depth,
 	m->n[up].sub = (uint8_t)(g->bus - 1);
 }
 
-/* what sits below a Root or Downstream Port (depth: links above its own) */
+/* what sits below a Root or Downstream Port; depth: the number of the
+ * link below the port, counted from the root bus (1: a Root Port's) */
 static void gen_below(struct g *g, int port, unsigned depth)
 {
 	struct gen_machine *m = g->m;
@@ -219,10 +220,10 @@ static void gen_below(struct g *g, int port, unsigned depth)
 		draw_l1ss(g, p);
 	if (r < 2 || !g->budget) {
 		/* empty port */
-	} else if (depth + 1 < GEN_MAX_DEPTH && r < 5 + g->deep * 2) {
-		gen_switch(g, bus, port, depth + 1, (p->lnkcap >> 10) & 3, l1ss);
+	} else if (depth < GEN_MAX_DEPTH && r < 5 + g->deep * 2) {
+		gen_switch(g, bus, port, depth, (p->lnkcap >> 10) & 3, l1ss);
 	} else if (r == 15) {
-		int br = add_node(g, GEN_PCIBR, bus, 0, 0, port, depth + 1);
+		int br = add_node(g, GEN_PCIBR, bus, 0, 0, port, depth);
 
 		if (br >= 0) {
 			unsigned n = 1 + rnd(g, 3), sb = g->bus++;
@@ -231,10 +232,10 @@ static void gen_below(struct g *g, int port, unsigned depth)
 			m->n[br].sec = (uint8_t)sb;
 			m->n[br].sub = (uint8_t)sb;
 			for (unsigned k = 0; k < n; k++)
-				add_node(g, GEN_PCI, sb, rnd(g, 32), 0, br, depth + 1);
+				add_node(g, GEN_PCI, sb, k * 8 + rnd(g, 8), 0, br, depth);
 		}
 	} else {
-		gen_device(g, bus, port, depth + 1, (p->lnkcap >> 10) & 3, l1ss);
+		gen_device(g, bus, port, depth, (p->lnkcap >> 10) & 3, l1ss);
 	}
 	m->n[port].sub = (uint8_t)(g->bus - 1);
 }
@@ -264,7 +265,7 @@ static void gen_root_bus(struct g *g)
 			made++;
 			draw_pcie(g, &m->n[rp], draw_support(g));
 			m->n[rp].ari_fwd = chance(g, 10);
-			gen_below(g, rp, 0);
+			gen_below(g, rp, 1);
 		}
 		if (first >= 0 && made > 1)
 			m->n[first].multi = true;

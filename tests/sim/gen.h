@@ -22,7 +22,7 @@
 #include "sim.h"
 
 #define GEN_MAX_FN	40	/* aspmsim.ko takes 64 functions per scenario */
-#define GEN_MAX_DEPTH	5	/* links from the root bus down */
+#define GEN_MAX_DEPTH	5	/* links in a row from the root bus down */
 
 enum gen_kind {
 	GEN_HOST,	/* host bridge on the root bus (not PCIe) */
@@ -52,7 +52,7 @@ struct gen_node {
 	uint8_t bus, dev, fn;
 	uint8_t sec, sub;		/* bridges */
 	int8_t parent;			/* node of the bridge above, -1: the root bus */
-	uint8_t depth;			/* links above this function's own link */
+	uint8_t depth;			/* its link counted from the root bus (0: none) */
 	bool dropped;
 	bool multi;			/* Multi-Function Device bit (function 0) */
 	bool ari_fwd;			/* Downstream/Root Port: ARI Forwarding */
