@@ -44,6 +44,10 @@ suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 # the same over real machines' dumps (docs/twin.md): a fast subset, one boot per
 # kernel under force (an L1SS laptop, a switch, a partial dump, three domains,
 # a refused dump); `make twin` runs the whole corpus under every group
+# generated machines through the app and both kernels (tests/difffuzz/README.md):
+# a fixed-seed batch of 100 scenarios; its open findings are in tests/difffuzz/open.tsv
+suite difffuzz make --no-print-directory difffuzz N=20 SEED=1 DIFFFUZZ_ARGS=--no-build \
+	DIFFFUZZ_PY="--no-reduce --open tests/difffuzz/open.tsv --found $BUILD/difffuzz/found"
 suite twin make --no-print-directory twin TWIN_ARGS="--no-build --groups force" \
 	TWIN_DUMPS="$(printf 'tests/twin/dumps/%s.txt ' asus-laptop-whiskeylake-mx150 asus-p6t6 \
 		lenovo-laptop-17aa-225a-partial freescale-p2020-board) tests/twin/damaged/samsung-np350v5c.txt"

@@ -75,9 +75,81 @@ EXPECT = {
 }
 RULES = {
     # (kernel, group) -> divergences allowed, tried in this order
-    ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss"],
-    ("patched", "force"): ["l1ss-order-timing", "teardown-l1ss"],
+    ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss", "l1ss-program"],
+    ("patched", "force"): ["l1ss-order-timing", "teardown-l1ss", "force-link-order",
+                           "l1ss-program"],
 }
+
+
+def link_of(sc, bdf):
+    """The link (its upstream port) a function's Link Control belongs to:
+    the port itself for a port's own downstream link is ambiguous, so a
+    port counts with the link below it, other functions with theirs."""
+    for up, down in sc.links:
+        if bdf == up:
+            return up
+    for up, down in sc.links:
+        if bdf.rsplit(".", 1)[0] == down.rsplit(".", 1)[0]:
+            return up
+    return bdf
+
+
+def regs_differ(got, app, mask_l1ss):
+    why = []
+    for bdf, regs in got[2].items():
+        for n, (_, v) in regs.items():
+            a = app[2][bdf][n][1]
+            mask = 0xffff if n == "lnkctl" else mask_l1ss
+            if (v ^ a) & mask:
+                why.append("%s %s 0x%x, app 0x%x" % (bdf, n, v, a))
+    return why
+
+
+def div_force_link_order(sc, got, app, offs):
+    """force: Linux configures a link when a device below it is enabled
+    (pci_enable_device() -> pcie_aspm_powersave_config_link()), and the
+    PCIe port driver enables the ports while pci_bus_add_devices() binds
+    it, before aspmsim.ko enables the rest in bus order; the app walks its
+    links in one order. The same final registers, and per link the same
+    effective writes in the same order; only the interleaving of links
+    differs."""
+    why = regs_differ(got, app, 0xffffffff)
+    for ph in (0, 1):
+        k, a = {}, {}
+        for e in xc.events(got[ph], offs):
+            k.setdefault(link_of(sc, e.split()[0]), []).append(e)
+        for e in xc.events(app[ph], offs):
+            a.setdefault(link_of(sc, e.split()[0]), []).append(e)
+        if k != a:
+            why.append("per-link writes differ")
+        if ph == 0 and xc.events(got[ph], offs) == xc.events(app[ph], offs):
+            why.append("no order difference")
+    return "; ".join(why)
+
+
+def div_l1ss_program(sc, got, app, offs):
+    """Linux reprograms L1 PM Substates whenever it configures a link that
+    supports them: pcie_config_aspm_l1ss() clears every enable of both
+    ends and sets the new ones, aspm_calc_l1ss_info() rewrites the L1.2
+    timing (Control 1 timing fields, Control 2) - also where L1 is not
+    enabled or the two ends' BIOS enables differ; the app writes only the
+    enables it changes and never the timing. The same final Link Control
+    and L1SS enables, the same Link Control writes in order; the
+    kernel's L1SS writes are free, and it must have made some."""
+    why = regs_differ(got, app, L1SS_EN)
+    for ph in (0, 1):
+        k = [e for e in xc.events(got[ph], offs) if " l1ss" not in e]
+        a = [e for e in xc.events(app[ph], offs) if " l1ss" not in e]
+        if k != a:
+            why.append("Link Control writes differ\n%s" % xc.diff_list(k, a, "kernel", "app"))
+    if not any(" l1ss" in e for e in xc.raw_events(got[0] + got[1], offs)):
+        why.append("the kernel made no L1SS write")
+    return "; ".join(why)
+
+
+L1SS_EN = 0x0000000f
+xc.DIVERGENCES.setdefault("force-link-order", div_force_link_order)
+xc.DIVERGENCES.setdefault("l1ss-program", div_l1ss_program)
 
 # ------------------------------------------------------------ host side
 
