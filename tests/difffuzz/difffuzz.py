@@ -77,7 +77,7 @@ RULES = {
     # (kernel, group) -> divergences allowed, tried in this order
     ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss", "l1ss-program"],
     ("patched", "force"): ["l1ss-order-timing", "teardown-l1ss", "force-link-order",
-                           "l1ss-program"],
+                           "l1ss-program", "force-aggregate"],
 }
 
 
@@ -147,7 +147,34 @@ def div_l1ss_program(sc, got, app, offs):
     return "; ".join(why)
 
 
+def div_force_aggregate(sc, got, app, offs):
+    """force on a link whose functions' BIOS bits differ: Linux reads the
+    link's state from function 0 and the port (pcie_aspm_cap_init()) and
+    writes nothing when that already is the target
+    (pcie_config_aspm_link(): "if (link->aspm_enabled == state)
+    return"), leaving the other registers' bits; the app writes every
+    register that differs from the target (docs/policy.md). The kernel's
+    effective writes are the app's in order without some, and every
+    register where the two end differently is as the BIOS left it in
+    the kernel."""
+    why = []
+    for ph in (0, 1):
+        k, a = xc.events(got[ph], offs), xc.events(app[ph], offs)
+        it = iter(a)
+        if not all(e in it for e in k):
+            why.append("the kernel's writes are not the app's with some left out")
+        if k == a and ph == 0:
+            why.append("no difference in writes")
+    for bdf, regs in got[2].items():
+        for n, (_, v) in regs.items():
+            if v != app[2][bdf][n][1] and v != sc.bios[bdf][n][1]:
+                why.append("%s %s 0x%x: neither the app's 0x%x nor the BIOS's" %
+                           (bdf, n, v, app[2][bdf][n][1]))
+    return "; ".join(why)
+
+
 L1SS_EN = 0x0000000f
+xc.DIVERGENCES.setdefault("force-aggregate", div_force_aggregate)
 xc.DIVERGENCES.setdefault("force-link-order", div_force_link_order)
 xc.DIVERGENCES.setdefault("l1ss-program", div_l1ss_program)
 
