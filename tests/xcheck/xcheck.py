@@ -76,6 +76,9 @@ LNK_FINAL = [0xffff]
 # log buffer keeps, and the first domains' records were lost (seen)
 EXTRA_APPEND = [""]
 L1SS_EN = 0x0000000f
+# the hard limit of one boot (make difffuzz raises it: a hundred
+# scenarios per boot on a loaded machine took longer than 150 s)
+BOOT_TIMEOUT = [150]
 
 # Documented divergences (docs/xcheck.md): what is still required of the
 # patched kernel in a scenario whose expected outcome is div:ID.
@@ -523,7 +526,7 @@ def check(sc, kernel, expect, got, ref_app, ref_patched):
 def boot(kernel, initrd, append, out):
     os.makedirs(out, exist_ok=True)
     cmd = [os.path.join(LINUX, "boot-test.sh"), "--kernel", kernel, "--initrd", initrd,
-           "--out", out, "--timeout", "150", "--append", append, "--"]
+           "--out", out, "--timeout", str(BOOT_TIMEOUT[0]), "--append", append, "--"]
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     with open(os.path.join(out, "boot-test.log"), "w") as f:
