@@ -296,8 +296,10 @@ static int scan_scenario(void)
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
-	/* room for the functions the text has, not SIM_MAX_FN for each
-	 * of up to SIM_MAX_HOSTS scenarios */
+	/*
+	 * room for the functions the text has, not SIM_MAX_FN for each
+	 * of up to SIM_MAX_HOSTS scenarios
+	 */
 	h->cap = text_len && !strncmp(text, "fn ", 3);
 	for (k = 1; k + 3 < text_len; k++)
 		if (text[k - 1] == '\n' && !strncmp(text + k, "fn ", 3))
