@@ -76,9 +76,10 @@ EXPECT = {
 }
 RULES = {
     # (kernel, group) -> divergences allowed, tried in this order
-    ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss", "l1ss-program"],
+    ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss", "l1ss-program",
+                          "blacklist-l1ss"],      # the last: tests/xcheck/xcheck.py
     ("patched", "force"): ["l1ss-order-timing", "teardown-l1ss", "force-link-order",
-                           "l1ss-program", "force-aggregate"],
+                           "l1ss-program", "force-aggregate", "blacklist-l1ss"],
 }
 
 
@@ -471,8 +472,9 @@ def save_finding(ctx, seed, index, group, bad, muts, rounds):
     path = os.path.join(ctx.a.found, name + ".txt")
     with open(path, "w") as f:
         f.write("# SPDX-License-Identifier: GPL-2.0-only\n")
-        f.write("# difffuzz finding: campaign seed %x, machine %d, group %s\n"
-                % (ctx.a.seed, index, group))
+        f.write(("# difffuzz finding: campaign seed %x, machine %d, group %s\n"
+                 % (ctx.a.seed, index, group)) if index >= 0 else
+                "# difffuzz finding: machine seed %x, group %s (--reduce-one)\n" % (seed, group))
         f.write("# replay: xcheck --gen DIR SPECS with the line\n")
         f.write("#   %s %s %x %s\n" % ("found", group, seed, ",".join(muts) or "-"))
         f.write("seed %x\nindex %d\ngroup %s\nmutations %s\nrounds %d\n"

@@ -225,6 +225,21 @@ static void build_rootless_switch(struct sim *s)
 	sim_platform_rootless_switch(s);
 }
 
+/* Found by make difffuzz (tests/xcheck/found/5f9f43e4d35cabca-keep.txt,
+ * reduced): a pre-1.1 endpoint (no Role-Based Error Reporting) with BIOS
+ * ASPM L1.1 enabled in its L1 PM Substates, below a Root Port without the
+ * capability. Linux blacklists the link (pcie_aspm_sanity_check()) and
+ * never reaches aspm_l1ss_init(); the app clears the substates with the
+ * link's ASPM. */
+static void build_blacklist_l1ss(struct sim *s)
+{
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 3, 0, 1, 1, SIM_LNKCAP(3, 0, 0, 0), LK_CCC);
+	x = sim_endpoint(s, 1, 0, 0, SIM_DEVCAP(7, 7, 0), SIM_LNKCAP(3, 0, 0, 0), LK_CCC);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
+}
+
 /* ---------------------------------------------------------- scenarios */
 
 /*
@@ -299,6 +314,8 @@ static const struct scenario scenarios[] = {
 	  "deep latency limit: middle link disabled before the root link" },
 	{ "rootless-switch-force", "force", build_rootless_switch, NULL, "app", "patched",
 	  "switch on the root bus, no Root Port: its link is a root link" },
+	{ "blacklist-l1ss-keep", "keep", build_blacklist_l1ss, NULL, "div:blacklist-l1ss", "patched",
+	  "pre-1.1 endpoint with BIOS ASPM L1.1: the app clears it, Linux leaves it" },
 };
 
 static struct aspm_inputs group_inputs(const char *group)

@@ -206,9 +206,56 @@ def div_l1ss_timing(sc, got, app, offs):
     return "; ".join(why)
 
 
+def blacklisted_fns(sc):
+    """The functions of the links the app's records call blacklisted
+    (a non-PCIe function, or pre-1.1 unless forced)."""
+    fns = set()
+    for line in sc.records:
+        f = dict(w.split("=", 1) for w in line.split()[2:] if "=" in w)
+        if line.startswith("aspm link ") and \
+                any(r in ("pre-1.1", "non-pcie-fn") for r in f.get("reason", "").split(",")):
+            fns.add(f["up"])
+            bus = f["down"].rsplit(":", 1)[0] + ":"
+            fns.update(b for b in sc.bios if b.startswith(bus))
+    return fns
+
+
+def div_blacklist_l1ss(sc, got, app, offs):
+    """L1 PM Substates on a blacklisted link (docs/xcheck.md, docs/policy.md):
+    Linux 6.1's pcie_aspm_cap_init() returns for a blacklisted link
+    before aspm_l1ss_init(), so aspm_capable has no substates and
+    pcie_config_aspm_l1ss() is never called: the BIOS's L1SS enables
+    stay; the app clears them with the link's ASPM. On those links'
+    functions the kernel's L1SS enables are the BIOS's and the app's are
+    0; everything else as the app."""
+    bl = blacklisted_fns(sc)
+    why = []
+    if not bl:
+        return "no blacklisted link"
+    differs = False
+    for bdf, regs in got[2].items():
+        for n, (_, v) in regs.items():
+            a, b = app[2][bdf][n][1], sc.bios[bdf][n][1]
+            if n == "l1ss" and bdf in bl:
+                if (v ^ b) & L1SS_EN or a & L1SS_EN:
+                    why.append("%s l1ss 0x%x: BIOS 0x%x, app 0x%x" % (bdf, v, b, a))
+                differs |= (v ^ a) & L1SS_EN != 0
+            elif (v ^ a) & (0xffff if n == "lnkctl" else L1SS_EN):
+                why.append("%s %s 0x%x, app 0x%x" % (bdf, n, v, a))
+    for ph in (0, 1):
+        k = [e for e in events(got[ph], offs) if not (e.split()[0] in bl and " l1ss" in e)]
+        a = [e for e in events(app[ph], offs) if not (e.split()[0] in bl and " l1ss" in e)]
+        if k != a:
+            why.append("other writes differ\n%s" % diff_list(k, a, "kernel", "app"))
+    if not differs:
+        why.append("no L1SS difference on a blacklisted link")
+    return "; ".join(why)
+
+
 DIVERGENCES = {"l1ss-order-timing": div_l1ss_order_timing,
                "l1ss-timing": div_l1ss_timing,
-               "teardown-l1ss": div_teardown_l1ss}
+               "teardown-l1ss": div_teardown_l1ss,
+               "blacklist-l1ss": div_blacklist_l1ss}
 
 results = []
 
