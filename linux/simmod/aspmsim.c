@@ -281,6 +281,22 @@ static int collect(struct pci_dev *pdev, void *data)
 	return 0;
 }
 
+/*
+ * Room for the functions the scenario text has ("fn" lines, at least one,
+ * at most SIM_MAX_FN), not SIM_MAX_FN for each of up to SIM_MAX_HOSTS
+ * scenarios.
+ */
+static int count_fns(void)
+{
+	size_t k;
+	int n = text_len >= 3 && !strncmp(text, "fn ", 3);
+
+	for (k = 1; k + 3 < text_len; k++)
+		if (text[k - 1] == '\n' && !strncmp(text + k, "fn ", 3))
+			n++;
+	return clamp(n, 1, SIM_MAX_FN);
+}
+
 static int scan_scenario(void)
 {
 	struct pci_dev *devs[SIM_MAX_FN];
@@ -288,7 +304,6 @@ static int scan_scenario(void)
 	struct sim_host *h;
 	LIST_HEAD(resources);
 	char *copy;
-	size_t k;
 	int i, rc;
 
 	if (nhosts >= SIM_MAX_HOSTS)
@@ -296,15 +311,7 @@ static int scan_scenario(void)
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
-	/*
-	 * room for the functions the text has, not SIM_MAX_FN for each
-	 * of up to SIM_MAX_HOSTS scenarios
-	 */
-	h->cap = text_len && !strncmp(text, "fn ", 3);
-	for (k = 1; k + 3 < text_len; k++)
-		if (text[k - 1] == '\n' && !strncmp(text + k, "fn ", 3))
-			h->cap++;
-	h->cap = clamp(h->cap, 1, SIM_MAX_FN);
+	h->cap = count_fns();
 	h->fn = vzalloc(array_size(h->cap, sizeof(*h->fn)));
 	copy = kvmalloc(text_len + 1, GFP_KERNEL);
 	if (!h->fn || !copy) {
