@@ -155,6 +155,7 @@ fuzz:
 # and linux/README.md
 include linux/kernel.mk
 include tests/xcheck/xcheck.mk
+include tests/difffuzz/difffuzz.mk
 # the QEMU matrix: app vs patched/unpatched kernel, cell by cell
 include tests/matrix/matrix.mk
 include tests/bench/bench.mk

@@ -3,6 +3,12 @@
 # `make test`: every suite CI runs, then one line "N passed, N failed".
 # Each suite writes "NAME PASSED FAILED" to build/results/NAME.count.
 set -u
+if [ $# -gt 0 ]; then
+	echo "usage: tests/run-tests.sh (no arguments; make test runs it)" >&2
+	echo "  runs every suite, prints each suite's time, ends with 'N passed, N failed'" >&2
+	[ "$1" = -h ] || [ "$1" = --help ] && exit 0
+	exit 2
+fi
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 results=$BUILD/results
@@ -44,6 +50,10 @@ suite xcheck make --no-print-directory xcheck XCHECK_ARGS=--no-build
 # the same over real machines' dumps (docs/twin.md): a fast subset, one boot per
 # kernel under force (an L1SS laptop, a switch, a partial dump, three domains,
 # a refused dump); `make twin` runs the whole corpus under every group
+# generated machines through the app and both kernels (tests/difffuzz/README.md):
+# a fixed-seed batch of 100 scenarios; its open findings are in tests/difffuzz/open.tsv
+suite difffuzz make --no-print-directory difffuzz N=20 SEED=1 DIFFFUZZ_ARGS=--no-build \
+	DIFFFUZZ_PY="--no-reduce --open tests/difffuzz/open.tsv --found $BUILD/difffuzz/found"
 suite twin make --no-print-directory twin TWIN_ARGS="--no-build --groups force" \
 	TWIN_DUMPS="$(printf 'tests/twin/dumps/%s.txt ' asus-laptop-whiskeylake-mx150 asus-p6t6 \
 		lenovo-laptop-17aa-225a-partial freescale-p2020-board) tests/twin/damaged/samsung-np350v5c.txt"

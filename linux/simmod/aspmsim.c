@@ -44,9 +44,9 @@
 
 #define SIM_CFG_SIZE		4096
 #define SIM_MAX_FN		64
-#define SIM_MAX_HOSTS		32
+#define SIM_MAX_HOSTS		256	/* make difffuzz packs many per boot */
 #define SIM_FIRST_DOMAIN	0x10000
-#define SIM_LOG_MAX		16384
+#define SIM_LOG_MAX		(1 << 18)
 #define SIM_TEXT_MAX		(1 << 20)
 #define SIM_NAME_LEN		48
 
@@ -75,7 +75,7 @@ struct sim_host {
 	struct resource busn;
 	struct pci_bus *bus;
 	char name[SIM_NAME_LEN];
-	int nfn;
+	int nfn, cap;		/* functions, room for them ("fn" lines) */
 	struct sim_fn *fn;
 };
 
@@ -233,7 +233,7 @@ static int parse(struct sim_host *h, char *s)
 		} else if (!strncmp(line, "name ", 5)) {
 			strscpy(h->name, line + 5, sizeof(h->name));
 		} else if (sscanf(line, "fn %x:%x.%x", &bus, &dev, &fn) == 3) {
-			if (h->nfn >= SIM_MAX_FN || bus > 0xff || dev > 0x1f || fn > 7) {
+			if (h->nfn >= h->cap || bus > 0xff || dev > 0x1f || fn > 7) {
 				pr_err("aspmsim: line %d: bad or too many functions\n", lineno);
 				return -EINVAL;
 			}
@@ -321,6 +321,22 @@ static void apply_disables(struct sim_host *h)
 	}
 }
 
+/*
+ * Room for the functions the scenario text has ("fn" lines, at least one,
+ * at most SIM_MAX_FN), not SIM_MAX_FN for each of up to SIM_MAX_HOSTS
+ * scenarios.
+ */
+static int count_fns(void)
+{
+	size_t k;
+	int n = text_len >= 3 && !strncmp(text, "fn ", 3);
+
+	for (k = 1; k + 3 < text_len; k++)
+		if (text[k - 1] == '\n' && !strncmp(text + k, "fn ", 3))
+			n++;
+	return clamp(n, 1, SIM_MAX_FN);
+}
+
 static int scan_scenario(void)
 {
 	struct pci_dev *devs[SIM_MAX_FN];
@@ -335,7 +351,8 @@ static int scan_scenario(void)
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
-	h->fn = vzalloc(array_size(SIM_MAX_FN, sizeof(*h->fn)));
+	h->cap = count_fns();
+	h->fn = vzalloc(array_size(h->cap, sizeof(*h->fn)));
 	copy = kvmalloc(text_len + 1, GFP_KERNEL);
 	if (!h->fn || !copy) {
 		kvfree(copy);

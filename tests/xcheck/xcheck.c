@@ -17,12 +17,15 @@
  * Usage: xcheck OUTDIR     (writes OUTDIR/NAME.sim, NAME.app, index.tsv)
  *        xcheck --list
  *        xcheck --twin OUTDIR DUMP...   real machines' dumps instead (below)
+ *        xcheck --gen OUTDIR SPECS      generated machines (tests/sim/gen.h) instead,
+ *                                       for make difffuzz (tests/difffuzz/README.md)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../sim/platforms.h"
+#include "../sim/gen.h"
 #include "../../pcie/run.h"
 #include "../../pcie/enum.h"
 #include "../../lib/err.h"
@@ -227,6 +230,21 @@ static void build_laptop(struct sim *s)
 	sim_platform_laptop(s);
 }
 
+/* Found by make difffuzz (tests/xcheck/found/5f9f43e4d35cabca-keep.txt,
+ * reduced): a pre-1.1 endpoint (no Role-Based Error Reporting) with BIOS
+ * ASPM L1.1 enabled in its L1 PM Substates, below a Root Port without the
+ * capability. Linux blacklists the link (pcie_aspm_sanity_check()) and
+ * never reaches aspm_l1ss_init(); the app clears the substates with the
+ * link's ASPM. */
+static void build_blacklist_l1ss(struct sim *s)
+{
+	struct sim_fn *x;
+
+	sim_root_port(s, 0, 3, 0, 1, 1, SIM_LNKCAP(3, 0, 0, 0), LK_CCC);
+	x = sim_endpoint(s, 1, 0, 0, SIM_DEVCAP(7, 7, 0), SIM_LNKCAP(3, 0, 0, 0), LK_CCC);
+	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
+}
+
 /* ---------------------------------------------------------- scenarios */
 
 /*
@@ -319,6 +337,8 @@ static const struct scenario scenarios[] = {
 	  "BIOS L1 on three links in a row, L1 excluded on the endpoint" },
 	{ "excl-force", "force", build_chain_top, NULL, "final", "patched",
 	  "force, L1 excluded on the switches' Downstream Ports (the links below)" },
+	{ "blacklist-l1ss-keep", "keep", build_blacklist_l1ss, NULL, "div:blacklist-l1ss", "patched",
+	  "pre-1.1 endpoint with BIOS ASPM L1.1: the app clears it, Linux leaves it" },
 };
 
 /* --disable rules of a scenario (pci_disable_link_state() in the guest) */
@@ -1178,6 +1198,100 @@ static int twin_main(int argc, char **argv)
 	return rc;
 }
 
+/* ---------------------------------------------------------- generated (--gen) */
+
+/*
+ * make difffuzz (tests/difffuzz/): SPECS has one line per scenario,
+ * "NAME GROUP SEED MUTATIONS" (SEED in hex, MUTATIONS as gen_mutate()
+ * takes them, comma-separated, or "-"); each becomes NAME.sim and
+ * NAME.app like a built-in scenario, with the expected outcome "auto"
+ * (tests/difffuzz/difffuzz.py classifies).
+ */
+static struct gen_machine gen_cur;
+
+static void build_gen(struct sim *s)
+{
+	gen_build(&gen_cur, s);
+}
+
+static int gen_load(const char *seed, const char *muts)
+{
+	char buf[4096], *save = NULL;
+
+	gen_machine(&gen_cur, strtoull(seed, NULL, 16));
+	if (!strcmp(muts, "-"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", muts);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (gen_mutate(&gen_cur, t))
+			return -1;
+	return 0;
+}
+
+static int gen_main(const char *dir, const char *specs)
+{
+	char line[8192], name[64], group[16], seed[32], muts[4096], path[4096], rm[16];
+	FILE *in = fopen(specs, "r"), *idx;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/index.tsv", dir);
+	idx = fopen(path, "w");
+	if (!in || !idx) {
+		fprintf(stderr, "xcheck: %s: %s\n", in ? path : specs, strerror(errno));
+		return 1;
+	}
+	fprintf(idx, "# name\tgroup\tremove\tpatched\tunpatched\twhat\n");
+	while (fgets(line, sizeof(line), in)) {
+		struct scenario sc = { name, group, build_gen, NULL, "auto", "auto", "" };
+
+		if (sscanf(line, "%63s %15s %31s %4095s", name, group, seed, muts) != 4)
+			continue;
+		if (gen_load(seed, muts)) {
+			fprintf(stderr, "xcheck: %s: a mutation does not apply: %s\n", name, muts);
+			rc = 1;
+			continue;
+		}
+		sc.remove = gen_remove(&gen_cur, rm, sizeof(rm));
+		if (write_scenario(&sc, dir))
+			rc = 1;
+		fprintf(idx, "%s\t%s\t%s\tauto\tauto\tseed %s mutations %s\n", name, group,
+			sc.remove ? sc.remove : "-", seed, muts);
+	}
+	if (fclose(idx) | fclose(in))
+		rc = 1;
+	return rc;
+}
+
+/* xcheck --gen-info SEED MUTATIONS: the machine, and the mutations that
+ * would still change it (for the reducer) */
+static int gen_info(const char *seed, const char *muts)
+{
+	static const char *const kind[] = { "host", "rp", "usp", "dsp", "ep", "pcibr", "pci" };
+	static char buf[65536];
+
+	if (gen_load(seed, muts))
+		return 1;
+	printf("functions %u\n", gen_count(&gen_cur, -1));
+	for (unsigned i = 0; i < gen_cur.nn; i++) {
+		const struct gen_node *x = &gen_cur.n[i];
+
+		if (x->dropped)
+			continue;
+		printf("node %u %02x:%02x.%x %s parent=%d ver=%u devcap=%08x lnkcap=%08x "
+		       "lnkctl=%04x lnksta=%04x ltr=%d/%d ari=%d/%d multi=%d", i, x->bus, x->dev,
+		       x->fn, kind[x->kind], x->parent, x->ver, x->devcap, x->lnkcap, x->lnkctl,
+		       x->lnksta, x->ltr_mech, x->ltr_cap, x->ari_fwd, x->ari, x->multi);
+		if (x->l1ss)
+			printf(" l1ss=%08x/%08x/%08x", x->l1ss_cap, x->l1ss_ctl1, x->l1ss_ctl2);
+		printf("\n");
+	}
+	if (gen_cur.remove >= 0)
+		printf("remove %s\n", gen_remove(&gen_cur, buf, sizeof(buf)));
+	gen_mutations(&gen_cur, buf, sizeof(buf));
+	printf("mutations %s\n", buf[0] ? buf : "-");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -1190,6 +1304,12 @@ int main(int argc, char **argv)
 			       scenarios[i].what);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--gen")) {
+		log_set_sink(&out_null, LOG_ERR);
+		return gen_main(argv[2], argv[3]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--gen-info"))
+		return gen_info(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "--twin")) {
 		log_set_sink(&out_null, LOG_ERR);
 		return twin_main(argc - 2, argv + 2);

@@ -27,6 +27,9 @@
 #   --expect FILE  expected outcomes overriding the tool's defaults
 #                  (tests/twin/expect.tsv)
 #   --suite NAME   the count file's name (default xcheck; make twin: twin)
+#   --difffuzz 'ARGS'  generated machines instead (make difffuzz,
+#                  tests/difffuzz/README.md): the module and an initramfs
+#                  without scenarios, then tests/difffuzz/difffuzz.py ARGS
 # Writes "NAME P F" to RESULTS/NAME.count, prints "P passed, F failed".
 
 set -u
@@ -44,6 +47,7 @@ build=1
 twin=""
 expect=""
 suite_name=xcheck
+difffuzz=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tool) tool=$2; shift ;;
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--twin) twin=$2; shift ;;
 	--expect) expect=$2; shift ;;
 	--suite) suite_name=$2; shift ;;
+	--difffuzz) difffuzz=$2; shift ;;
 	-h | --help) sed -n '4,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$0"; exit 0 ;;
 	*) echo "xcheck.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -85,7 +90,10 @@ eval "$("$LINUX_DIR/kernel-env.sh")" || { suite_failed=$((suite_failed + 1)); fi
 sdir=$out/scenarios
 rm -rf "$sdir"
 mkdir -p "$sdir"
-if [ -n "$twin" ]; then
+if [ -n "$difffuzz" ]; then
+	# the batches' scenarios go in front of the initramfs (difffuzz.py)
+	step scenarios "$tool" --gen "$sdir" /dev/null || finish
+elif [ -n "$twin" ]; then
 	# shellcheck disable=SC2086 # a list of dump files
 	step scenarios "$tool" --twin "$sdir" $twin || finish
 else
@@ -104,11 +112,22 @@ for v in patched unpatched; do
 	cp "$SIMMOD/Kbuild" "$SIMMOD/aspmsim.c" "$m/"
 	step "module-$v" make -C "$kb" M="$m" -j2 modules || finish
 	cp "$m/aspmsim.ko" "$stage/lib/modules/"
-	cp "$sdir"/*.sim "$stage/xcheck/"
+	[ -n "$difffuzz" ] || cp "$sdir"/*.sim "$stage/xcheck/"
 	step "initramfs-$v" "$LINUX_DIR/build-initramfs.sh" --out "$out/initramfs-$v.cpio.gz" \
 		--gen-init-cpio "$kb/usr/gen_init_cpio" --add "$stage" || finish
 done
 
+if [ -n "$difffuzz" ]; then
+	# shellcheck disable=SC2086 # options for difffuzz.py
+	python3 "$REPO/tests/difffuzz/difffuzz.py" --tool "$tool" --out "$out" \
+		--initrd-patched "$out/initramfs-patched.cpio.gz" \
+		--initrd-unpatched "$out/initramfs-unpatched.cpio.gz" \
+		--kernels "$kernels" $difffuzz >"$out/checks.txt" 2>"$out/checks.err"
+	rc=$?
+	suite_count_file "$out/checks.txt" "$rc" difffuzz.py
+	[ "$rc" = 0 ] || tail -n 20 "$out/checks.err"
+	finish
+fi
 python3 "$HERE/xcheck.py" --scenarios "$sdir" --out "$out/boots" \
 	--initrd-patched "$out/initramfs-patched.cpio.gz" \
 	--initrd-unpatched "$out/initramfs-unpatched.cpio.gz" \
