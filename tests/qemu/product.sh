@@ -99,6 +99,10 @@ B='fs1:\aspmctl.efi'
 sec report	0x0 ''	"$A report"
 sec report-v	0x0 ''	"$A report -v"
 sec plan	0x0 ''	"$A plan --policy force"
+# per-device exclusions on the NVMe drive (QEMU's nvme is 1b36:0010, at
+# 05:00.0 below the switch), one rule that matches nothing, a bad rule
+sec plan-excl	0x0 ''	"$A plan --policy powersupersave --disable L0s@1b36:0010 --disable L1@dead:beef"
+sec bad-disable	0x2 "'L3@1b36:0010'"	"$A plan --disable L3@1b36:0010"
 sec apply	0x0 ''	"$A apply --policy clear"
 sec remove	0x0 ''	"$A remove 0000:04:00.0"
 sec help	0x0 ''	"$A -h"

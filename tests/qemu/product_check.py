@@ -199,6 +199,26 @@ plan_w = of_kind(sl('plan'), 'write')
 say(plan_w and all(w.words[-1] == 'planned' for w in plan_w)
     and any(d.get('override') == 'force' for d in of_kind(sl('plan'), 'decision')),
     f'shell: plan --policy force: {len(plan_w)} planned writes, none made')
+# --disable through the real app: the NVMe drive's link (03:01.0 - 05:00.0)
+# loses L0s, which powersupersave enables on every other link that has it
+# (QEMU's ports and devices offer L0s); the other rule matches nothing
+px = sl('plan-excl')
+ex = {e.get('rule'): e for e in of_kind(px, 'exclude')}
+lk = {l.get('down'): l for l in of_kind(px, 'link')}
+nv, hit, miss = lk.get('0000:05:00.0'), ex.get('L0s@1b36:0010'), ex.get('L1@dead:beef')
+others = [l for d, l in lk.items() if d != '0000:05:00.0' and 'L0s' in l.get('capable', '').split(',')]
+say(nv is not None and hit is not None and miss is not None
+    and 'excluded' in nv.get('reason', '').split(',')
+    and 'L0s' not in nv.get('target', '').split(',')
+    and hit.get('up') == '0000:03:01.0' and hit.get('down') == '0000:05:00.0'
+    and 'L0s' in hit.get('removed', '').split(',')
+    and miss.get('links') == '0' and miss.get('note') == 'matches-nothing'
+    and others and all('L0s' in l.get('target', '').split(',') for l in others)
+    and not [w for w in of_kind(px, 'write') if w.args and w.args[0] in ('0000:03:01.0', '0000:05:00.0')
+             and w.get('step', '').startswith('aspm') and int(w.get('new', '0'), 16) & 1],
+    'shell: plan --policy powersupersave --disable L0s@1b36:0010: '
+    + (nv.line if nv else 'no link record for 05:00.0') + ' | '
+    + (hit.line if hit else 'no exclude record') + f' | {len(others)} other L0s links keep L0s')
 stats = of_kind(sl('apply'), 'stats')
 say(any(d.get('action') == 'clear' for d in of_kind(sl('apply'), 'decision'))
     and stats and stats[0].get('writes') == '0',
