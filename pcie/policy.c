@@ -135,11 +135,19 @@ static bool linux_policy(enum aspm_action act)
 	       act == ASPM_POWERSAVE || act == ASPM_SUPERSAVE;
 }
 
+/*
+ * Linux's pcie_aspm_sanity_check(), run (as the kernel series runs it)
+ * only while the OS controls ASPM: under clear every link is cleared
+ * anyway and under notouch nothing is written, so no link is singled
+ * out and each link's record shows what its ends support.
+ */
 static bool blacklisted(const struct pcie_topo *t, const struct pcie_link *l,
 			enum aspm_action act)
 {
 	uint32_t s = link_sanity(t, l);
 
+	if (act == ASPM_CLEAR || act == ASPM_NOTOUCH)
+		return false;
 	if (s & LINK_NON_PCIE)
 		return true;
 	/* pre-1.1 devices are left alone unless forced (pcie_aspm=force),
