@@ -141,6 +141,15 @@ static int sim_read(struct pci_bus *bus, unsigned int devfn, int where,
 	return PCIBIOS_SUCCESSFUL;
 }
 
+/* The next write log entry, or NULL (counted as lost) when the log is full. */
+static struct sim_log *log_next(void)
+{
+	if (log_len < SIM_LOG_MAX)
+		return &log_buf[log_len++];
+	log_lost++;
+	return NULL;
+}
+
 static int sim_write(struct pci_bus *bus, unsigned int devfn, int where,
 		     int size, u32 val)
 {
@@ -154,8 +163,14 @@ static int sim_write(struct pci_bus *bus, unsigned int devfn, int where,
 		return PCIBIOS_BAD_REGISTER_NUMBER;
 	raw_spin_lock_irqsave(&sim_lock, flags);
 	f = find_fn(h, bus->number, devfn);
-	if (log_len < SIM_LOG_MAX) {
-		l = &log_buf[log_len++];
+	/*
+	 * Writes to the standard header (BAR sizing, Command, bridge
+	 * windows) are made but not logged: no compared register lives
+	 * there, and they were nine in ten of the log a boot prints.
+	 */
+	if (where >= PCI_STD_HEADER_SIZEOF)
+		l = log_next();
+	if (l) {
 		l->domain = h->sd.domain;
 		l->bus = bus->number;
 		l->devfn = devfn;
@@ -164,8 +179,6 @@ static int sim_write(struct pci_bus *bus, unsigned int devfn, int where,
 		l->val = val;
 		l->before = f ? peek(f, where, size) : ~0U;
 		l->after = l->before;
-	} else {
-		log_lost++;
 	}
 	if (f) {
 		for (i = 0; i < size; i++) {

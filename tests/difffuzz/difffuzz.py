@@ -43,6 +43,7 @@ def load_xcheck():
 
 xc = load_xcheck()
 xc.BOOT_TIMEOUT[0] = 900
+xc.FIRMWARE[0] = "bios"
 GROUP_LETTER = {"keep": "k", "force": "f", "fadt": "a", "clear": "c", "notouch": "n"}
 # the groups a campaign can run: make xcheck's, less "supersave", whose
 # expectations (final registers, no write order) have no rules here yet
