@@ -72,6 +72,25 @@ def init_section(serial, name):
     return m.group(1) if m else None
 
 
+def efivar_summary(section, guid):
+    """(attributes, text) of the AspmctlSummary-GUID variable in the lines
+    of the init's "efivars" section (hex rows after "variable NAME"), or
+    (None, why)."""
+    if section is None:
+        return None, 'no efivars section'
+    hexbytes, inside = [], False
+    for line in section:
+        if line.startswith('variable '):
+            inside = line.strip() == 'variable AspmctlSummary-%s' % guid
+            continue
+        if inside and re.fullmatch(r'[0-9a-f ]+', line.strip() or 'x'):
+            hexbytes += [int(b, 16) for b in line.split()]
+    if len(hexbytes) < 4:
+        return None, 'no AspmctlSummary-%s variable in efivarfs' % guid
+    data = bytes(hexbytes)
+    return int.from_bytes(data[:4], 'little'), data[4:].decode('ascii', 'replace')
+
+
 def pci_map(serial):
     """The guest's functions from the init's "pci" section: {bdf: {key: value}}
     (vendor, device, class, type, parent, pciecap, ...)."""

@@ -119,20 +119,7 @@ def init_section(lines, name):
 
 def efivar_text(lines):
     """(attributes, text) of AspmctlSummary from the initramfs efivars section."""
-    sec = init_section(lines, 'efivars')
-    if sec is None:
-        return None, 'no efivars section'
-    hexbytes, inside = [], False
-    for l in sec:
-        if l.startswith('variable '):
-            inside = l.strip() == f'variable AspmctlSummary-{guid}'
-            continue
-        if inside and re.fullmatch(r'[0-9a-f ]+', l.strip() or 'x'):
-            hexbytes += [int(b, 16) for b in l.split()]
-    if len(hexbytes) < 4:
-        return None, f'no AspmctlSummary-{guid} variable in efivarfs'
-    data = bytes(hexbytes)
-    return int.from_bytes(data[:4], 'little'), data[4:].decode('ascii', 'replace')
+    return testlib.efivar_summary(init_section(lines, 'efivars'), guid)
 
 
 def linux_checks(name, lines, conf_opts):

@@ -56,19 +56,7 @@ def summaries(lines):
 def efivar_text(lines):
     """(attributes, text) of AspmctlSummary in the initramfs efivars section."""
     sec = testlib.init_section('\n'.join(lines) + '\n', 'efivars')
-    if sec is None:
-        return None, 'no efivars section'
-    hexbytes, inside = [], False
-    for l in sec.splitlines():
-        if l.startswith('variable '):
-            inside = l.strip() == f'variable AspmctlSummary-{guid}'
-            continue
-        if inside and re.fullmatch(r'[0-9a-f ]+', l.strip() or 'x'):
-            hexbytes += [int(b, 16) for b in l.split()]
-    if len(hexbytes) < 4:
-        return None, f'no AspmctlSummary-{guid} variable in efivarfs'
-    data = bytes(hexbytes)
-    return int.from_bytes(data[:4], 'little'), data[4:].decode('ascii', 'replace')
+    return testlib.efivar_summary(None if sec is None else sec.splitlines(), guid)
 
 
 def booted(name, lines, rc, what):

@@ -13,6 +13,7 @@
 #include "../../pcie/run.h"
 #include "../../pcie/link.h"
 #include "../../lib/util.h"
+#include "../sim/platforms.h"
 
 #define PFX_MAX_WRITES	512
 #define PFX_MAX_LINKS	256	/* = fx topo.cap_link */
@@ -55,6 +56,17 @@ static inline void pfx_free(struct pfx *p)
 	free(p->lp);
 	free(p->text);
 	free(p);
+}
+
+/* The laptop-like machine of sim_platform_laptop(), enumerated (4 links). */
+static inline struct pfx *pfx_laptop(void)
+{
+	struct pfx *p = pfx_new();
+
+	sim_platform_laptop(p->sim);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(p->fx->topo.nlink, 4);
+	return p;
 }
 
 static inline struct aspm_inputs pfx_in(bool fadt_no_aspm, bool osc_granted,

@@ -6,20 +6,9 @@
  * Linux 6.1 __pci_disable_link_state() (drivers/pci/pcie/aspm.c).
  */
 #include "policy_fixture.h"
-#include "../sim/platforms.h"
 #include "../../pcie/exclude.h"
 
 static struct aspm_excl rules[ASPM_MAX_EXCL];
-
-static struct pfx *laptop(void)
-{
-	struct pfx *p = pfx_new();
-
-	sim_platform_laptop(p->sim);
-	assert_int_equal(fx_enum(p->fx), 0);
-	assert_int_equal(p->fx->topo.nlink, 4);
-	return p;
-}
 
 /* run cmd under override o with the rules given as text */
 static int run_rules(struct pfx *p, enum aspm_cmd cmd, enum aspm_override o,
@@ -118,7 +107,7 @@ static void test_class_prefix(void **state)
  */
 static void test_links_reached(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	RUN(p, CMD_PLAN, OVR_FORCE, "L0s@0000:00:1c.2", "L0s@03:00.0", "L0s@04:00.0",
@@ -143,7 +132,7 @@ static void test_links_reached(void **state)
  */
 static void test_keep_turns_excluded_off(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	RUN(p, CMD_APPLY, OVR_KEEP, "L1@1b36:0010");
@@ -164,7 +153,7 @@ static void test_keep_turns_excluded_off(void **state)
  */
 static void test_rules_add_up(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	RUN(p, CMD_APPLY, OVR_FORCE, "L0s@1b36:0010", "all@01:00.0", "L1@class:01");
@@ -181,7 +170,7 @@ static void test_rules_add_up(void **state)
 /* Clock PM alone: CLKREQ# stays off on the Wi-Fi link under force. */
 static void test_clkpm_rule(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	RUN(p, CMD_APPLY, OVR_FORCE, "clkpm@8086:2723");
@@ -199,7 +188,7 @@ static void test_clear_notouch_unchanged(void **state)
 
 	(void)state;
 	for (unsigned i = 0; i < ARRAY_SIZE(ovr); i++) {
-		struct pfx *a = laptop(), *b = laptop();
+		struct pfx *a = pfx_laptop(), *b = pfx_laptop();
 		static char la[16384], lb[16384];
 
 		assert_int_equal(pfx_run(a, CMD_APPLY, pfx_policy(ovr[i])), 0);

@@ -9,7 +9,6 @@
  * exclusion (--disable L1.2@1b36:0010).
  */
 #include "policy_fixture.h"
-#include "../sim/platforms.h"
 #include "../../pcie/exclude.h"
 #include "../../pcie/l1ss.h"
 
@@ -92,16 +91,6 @@ static void test_calc_timing(void **state)
 /* ------------------------------------------------------------ machines */
 
 static struct aspm_excl rules[ASPM_MAX_EXCL];
-
-static struct pfx *laptop(void)
-{
-	struct pfx *p = pfx_new();
-
-	sim_platform_laptop(p->sim);
-	assert_int_equal(fx_enum(p->fx), 0);
-	assert_int_equal(p->fx->topo.nlink, 4);
-	return p;
-}
 
 static int run_excl(struct pfx *p, enum aspm_cmd cmd, enum aspm_override o,
 		    const char *rule)
@@ -200,7 +189,7 @@ static void assert_l1ss_order(struct pfx *p)
  */
 static void test_supersave_laptop_excluded(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	assert_int_equal(run_excl(p, CMD_APPLY, OVR_SUPERSAVE, "L1.2@1b36:0010"), 0);
@@ -275,7 +264,7 @@ static void test_supersave_laptop_excluded(void **state)
 /* Once applied, a second run (OVMF may start the app twice) writes nothing. */
 static void test_supersave_idempotent(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	assert_int_equal(run_excl(p, CMD_APPLY, OVR_SUPERSAVE, NULL), 0);
@@ -292,7 +281,7 @@ static void test_supersave_idempotent(void **state)
 /* plan predicts apply's writes exactly, reads nothing it may not. */
 static void test_supersave_plan_matches_apply(void **state)
 {
-	struct pfx *a = laptop(), *b = laptop();
+	struct pfx *a = pfx_laptop(), *b = pfx_laptop();
 	static char sa[PFX_OUT_SIZE], sb[PFX_OUT_SIZE];
 	const char *la[128], *lb[128];
 	unsigned na, nb;
@@ -368,7 +357,7 @@ static void test_linux_policy_names(void **state)
  */
 static void test_performance_and_powersave(void **state)
 {
-	struct pfx *p = laptop();
+	struct pfx *p = pfx_laptop();
 
 	(void)state;
 	assert_int_equal(run_excl(p, CMD_APPLY, OVR_PERFORMANCE, NULL), 0);
