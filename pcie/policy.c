@@ -478,8 +478,8 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 	struct l1ss_timing tm;
 	bool l1ss_change, timing;
 
-	if (!(state & ASPM_STATE_L1))
-		state &= (uint8_t)~ASPM_STATE_L1SS;
+	/* state comes from link_target() (or is 0): no substate without L1
+	 * but the PCI-PM substates Linux keeps at link init */
 	link_cfg_bits(&c, state);
 	/*
 	 * pcie_config_aspm_link(): nothing to do when the link is already
@@ -531,8 +531,8 @@ static int config_clkpm(struct aspm_plan *p, struct pcie_topo *t, int li, bool o
 /* The state the action asks for (policy_to_aspm_state() & the masks of
  * pcie_config_aspm_link()); excl: with the exclusions' aspm_disable bits
  * (__pci_disable_link_state()). */
-static uint8_t link_target_excl(const struct pcie_link *l, enum aspm_action act,
-				bool excl)
+static uint8_t link_target_excl(const struct pcie_topo *t, const struct pcie_link *l,
+				enum aspm_action act, bool excl)
 {
 	uint8_t s;
 
@@ -564,14 +564,31 @@ static uint8_t link_target_excl(const struct pcie_link *l, enum aspm_action act,
 		s &= (uint8_t)~l->excl_disable;
 	if (!(s & ASPM_STATE_L1))
 		s &= (uint8_t)~ASPM_STATE_L1SS;
+	/*
+	 * "Spec says both ports must be in D0 before enabling PCI PM
+	 * substates": pcie_config_aspm_link() keeps the PCI-PM substates
+	 * as enabled while either end's power state is not D0. At link init
+	 * every function's is still PCI_UNKNOWN (pci_setup_device()), and
+	 * pci_enable_device() later finds D0 without a state change, so no
+	 * pcie_aspm_pm_state_change() follows: under the policies applied at
+	 * link init the BIOS's PCI-PM substates stay (found by make
+	 * difffuzz, docs/difffuzz.md class F). Not on a blacklisted link,
+	 * whose substates the app clears (blacklist-l1ss).
+	 */
+	if ((act == ASPM_KEEP || act == ASPM_PERFORMANCE) && !t->power_known &&
+	    l->aspm_disable != ASPM_STATE_ALL) {
+		s &= (uint8_t)~ASPM_STATE_L1SS_PCIPM;
+		s |= l->aspm_enabled & ASPM_STATE_L1SS_PCIPM;
+	}
 	return s;
 }
 
 /* The target, exclusions included (they bind every enabling action;
  * under clear and notouch they change nothing). */
-static uint8_t link_target(const struct pcie_link *l, enum aspm_action act)
+static uint8_t link_target(const struct pcie_topo *t, const struct pcie_link *l,
+			   enum aspm_action act)
 {
-	return link_target_excl(l, act, true);
+	return link_target_excl(t, l, act, true);
 }
 
 static bool clkpm_target(const struct pcie_link *l, enum aspm_action act)
@@ -735,7 +752,7 @@ static int config_path(struct pcie_topo *t, enum aspm_action act, int li,
 
 	for (int pl = li; pl >= 0 && !rc && guard++ < t->nlink; pl = t->link[pl].parent) {
 		struct pcie_link *l = &t->link[pl];
-		uint8_t target = link_target(l, act);
+		uint8_t target = link_target(t, l, act);
 
 		if (l->removed)
 			break;
@@ -790,11 +807,11 @@ void aspm_plan_records(const struct pcie_topo *t, const struct aspm_inputs *in,
 
 		if (l->removed)
 			continue;
-		lp[li].target = link_target(l, act);
+		lp[li].target = link_target(t, l, act);
 		lp[li].clkpm_target = clkpm_target(l, act);
 		lp[li].reasons = link_reasons(t, l, in, act, lp[li].target);
 		/* what the exclusions took away from this link's target */
-		lp[li].excl_removed = (uint8_t)(link_target_excl(l, act, false) &
+		lp[li].excl_removed = (uint8_t)(link_target_excl(t, l, act, false) &
 						~lp[li].target);
 		lp[li].excl_clkpm = l->excl_clkpm && !lp[li].clkpm_target &&
 				    act != ASPM_CLEAR && act != ASPM_NOTOUCH &&
@@ -823,7 +840,7 @@ int aspm_plan_links(struct pcie_topo *t, const struct aspm_inputs *in,
 
 		if (l->removed)
 			continue;
-		target = link_target(l, act);
+		target = link_target(t, l, act);
 		rc = config_link(p, t, (int)li, target, STEP_ASPM_DOWN, cfg_how(act));
 		rc = rc ? rc : config_link_clkpm(t, act, (int)li, p);
 		l->aspm_enabled = target;
@@ -877,6 +894,8 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	char b1[16], b2[16], b3[16];
 	int rc;
 
+	/* a removal comes after the boot enabled every function */
+	t->power_known = true;
 	f->flags |= FN_REMOVED;
 	if (li < 0 || t->link[li].removed)
 		return 0;

@@ -32,6 +32,7 @@
 #define ASPM_STATE_L0S		(ASPM_STATE_L0S_UP | ASPM_STATE_L0S_DW)
 #define ASPM_STATE_L1SS		(ASPM_STATE_L1_1 | ASPM_STATE_L1_2 | \
 				 ASPM_STATE_L1_1_PCIPM | ASPM_STATE_L1_2_PCIPM)
+#define ASPM_STATE_L1SS_PCIPM	(ASPM_STATE_L1_1_PCIPM | ASPM_STATE_L1_2_PCIPM)
 #define ASPM_STATE_ALL		(ASPM_STATE_L0S | ASPM_STATE_L1 | ASPM_STATE_L1SS)
 
 /* struct pcie_fn.flags */
@@ -122,6 +123,9 @@ struct pcie_topo {
 	unsigned nroots;	/* root buses scanned */
 	unsigned problems;	/* anomalies logged during enumeration */
 	bool truncated;		/* ran out of fn[] or link[] room */
+	bool power_known;	/* Linux knows each function is in D0: after
+				 * pci_enable_device() (removal), not at link
+				 * init (pcie_config_aspm_link()) */
 };
 
 #endif

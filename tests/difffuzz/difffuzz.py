@@ -123,17 +123,6 @@ def link_of(sc, bdf):
     return bdf
 
 
-def regs_differ(got, app, mask_l1ss):
-    why = []
-    for bdf, regs in got[2].items():
-        for n, (_, v) in regs.items():
-            a = app[2][bdf][n][1]
-            mask = 0xffff if n == "lnkctl" else mask_l1ss
-            if (v ^ a) & mask:
-                why.append("%s %s 0x%x, app 0x%x" % (bdf, n, v, a))
-    return why
-
-
 def div_force_link_order(sc, got, app, offs):
     """force: Linux configures a link when a device below it is enabled
     (pci_enable_device() -> pcie_aspm_powersave_config_link()), and the
@@ -143,7 +132,7 @@ def div_force_link_order(sc, got, app, offs):
     effective writes in the same order; only the interleaving of links
     differs. The L1SS writes as l1ss-program: free, the same final
     enables (the two happen together on any link with substates)."""
-    why = regs_differ(got, app, L1SS_EN)
+    why = xc.regs_differ(got, app, L1SS_EN)
     for ph in (0, 1):
         k, a = {}, {}
         for e in xc.events(got[ph], offs):
@@ -156,26 +145,6 @@ def div_force_link_order(sc, got, app, offs):
             why.append("per-link writes differ")
         if ph == 0 and xc.events(got[ph], offs) == xc.events(app[ph], offs):
             why.append("no order difference")
-    return "; ".join(why)
-
-
-def div_l1ss_program(sc, got, app, offs):
-    """Linux reprograms L1 PM Substates whenever it configures a link that
-    supports them: pcie_config_aspm_l1ss() clears every enable of both
-    ends and sets the new ones, aspm_calc_l1ss_info() rewrites the L1.2
-    timing (Control 1 timing fields, Control 2) - also where L1 is not
-    enabled or the two ends' BIOS enables differ; the app writes only the
-    enables it changes and never the timing. The same final Link Control
-    and L1SS enables, the same Link Control writes in order; the
-    kernel's L1SS writes are free, and it must have made some."""
-    why = regs_differ(got, app, L1SS_EN)
-    for ph in (0, 1):
-        k = [e for e in xc.events(got[ph], offs) if " l1ss" not in e]
-        a = [e for e in xc.events(app[ph], offs) if " l1ss" not in e]
-        if k != a:
-            why.append("Link Control writes differ\n%s" % xc.diff_list(k, a, "kernel", "app"))
-    if not any(" l1ss" in e for e in xc.raw_events(got[0] + got[1], offs)):
-        why.append("the kernel made no L1SS write")
     return "; ".join(why)
 
 
@@ -261,7 +230,7 @@ def div_per_link(sc, got, app, offs):
                                                for m in (0x0003, 0x0100))
             elif n == "lnkctl":
                 bad = v != a
-            else:       # as regs_differ(): Device Control 2 is not ASPM here
+            else:       # as xc.regs_differ(): Device Control 2 is not ASPM here
                 bad = (v ^ a) & L1SS_EN
             if bad:
                 why.append("%s %s 0x%x: app 0x%x, BIOS 0x%x" % (bdf, n, v, a, b))
@@ -293,16 +262,15 @@ def div_per_link(sc, got, app, offs):
                            "left out)\n%s"
                            % (lk, xc.diff_list(kl.get(lk, []), al.get(lk, []), "kernel", "app")))
     if not why and xc.events(got[0], offs) == xc.events(app[0], offs) and \
-            xc.events(got[1], offs) == xc.events(app[1], offs) and not regs_differ(got, app, 0xffffffff):
+            xc.events(got[1], offs) == xc.events(app[1], offs) and not xc.regs_differ(got, app, 0xffffffff):
         why.append("no difference")
     return "; ".join(why)
 
 
-L1SS_EN = 0x0000000f
+L1SS_EN = xc.L1SS_EN
 xc.DIVERGENCES.setdefault("per-link", div_per_link)
 xc.DIVERGENCES.setdefault("force-aggregate", div_force_aggregate)
 xc.DIVERGENCES.setdefault("force-link-order", div_force_link_order)
-xc.DIVERGENCES.setdefault("l1ss-program", div_l1ss_program)
 
 # ------------------------------------------------------------ host side
 

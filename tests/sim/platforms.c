@@ -62,6 +62,16 @@ void sim_platform_sanity(struct sim *s)
 	sim_endpoint(s, 2, 0, 0, SIM_DEVCAP(7, 7, 0), lc, LK_L1);
 }
 
+void sim_platform_pcipm(struct sim *s)
+{
+	const uint32_t lc = SIM_LNKCAP(3, 1, 1, 0);
+
+	sim_add_l1ss(sim_root_port(s, 0, 1, 0, 1, 1, lc, LK_CCC),
+		     SIM_L1SS_CAP_ALL, SIM_L1SS_TIMING | SIM_L1SS_ON);
+	sim_add_l1ss(sim_endpoint(s, 1, 0, 0, SIM_DC_ANY, lc, LK_CCC),
+		     SIM_L1SS_CAP_ALL, SIM_L1SS_TIMING | SIM_L1SS_ON);
+}
+
 void sim_platform_teardown(struct sim *s, uint16_t bios_a)
 {
 	const uint32_t lc = SIM_LNKCAP(2, 0, 0, 0);	/* L1 only, 1 us */

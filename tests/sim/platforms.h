@@ -43,6 +43,13 @@ void sim_platform_ccc(struct sim *s);
  */
 void sim_platform_sanity(struct sim *s);
 /*
+ * PCI-PM L1 Substates left on with L1 off (found by make difffuzz, class F
+ * of docs/difffuzz.md): no Clock PM, Common Clock set,
+ *   00:01.0 RP ── 01:00.0 EP   L1 off, all four substate enables on at
+ *                              both ends, no LTR (ASPM L1.2 not supported)
+ */
+void sim_platform_pcipm(struct sim *s);
+/*
  * Teardown: a switch with two endpoints, L1 only (1 us exit), Common Clock set:
  *   00:01.0 RP ── 01:00.0 USP ─┬ 02:00.0 DSP ── 03:00.0 EP_A (accepts 1 us of L1)
  *                              └ 02:01.0 DSP ── 04:00.0 EP_B (no limit)

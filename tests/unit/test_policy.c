@@ -1229,6 +1229,53 @@ static void test_force_turns_l1ss_off_with_l1_off(void **state)
 }
 
 /*
+ * PCI-PM L1 Substates at link init (found by make difffuzz, class F in
+ * docs/difffuzz.md; tests/xcheck/found/c291bab539597be9-keep.txt): Linux's
+ * pcie_config_aspm_link() keeps them as enabled while either end's power
+ * state is not D0, and at link init it is PCI_UNKNOWN. Under keep and
+ * performance nothing configures the link again, so the BIOS's PCI-PM
+ * substates stay where the ASPM ones go with L1; force (powersave, which
+ * configures the link once the device is enabled) clears them.
+ * (sim_platform_pcipm(): L1 off, all four substates on at both ends)
+ */
+static struct pfx *pcipm_platform(void)
+{
+	struct pfx *p = pfx_new();
+
+	sim_platform_pcipm(p->sim);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(p->fx->topo.nlink, 1);
+	return p;
+}
+
+static void test_pcipm_substates_stay_at_link_init(void **state)
+{
+	static const struct {
+		enum aspm_override o;
+		uint32_t ctl1;
+		const char *rec;
+	} rows[] = {
+		{ OVR_KEEP, PCI_L1SS_CTL1_PCIPM_L1_1 | PCI_L1SS_CTL1_PCIPM_L1_2,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=keep target=L1.1-pcipm,L1.2-pcipm clkpm=- l1ss=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm>L1.1-pcipm,L1.2-pcipm reason=bios-off" },
+		{ OVR_PERFORMANCE, PCI_L1SS_CTL1_PCIPM_L1_1 | PCI_L1SS_CTL1_PCIPM_L1_2,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=performance target=L1.1-pcipm,L1.2-pcipm clkpm=- l1ss=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm>L1.1-pcipm,L1.2-pcipm reason=override" },
+		{ OVR_FORCE, 0,
+		  "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm bios=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm capable=L0s,L1,L1.1,L1.1-pcipm,L1.2-pcipm action=force target=L0s,L1 clkpm=- l1ss=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm>none reason=l1ss-not-forced" },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct pfx *p = pcipm_platform();
+
+		assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(rows[i].o)), 0);
+		assert_int_equal(pfx_l1ss_ctl1(p, 0, 1, 0), L1SS_TIMING | rows[i].ctl1);
+		assert_int_equal(pfx_l1ss_ctl1(p, 1, 0, 0), L1SS_TIMING | rows[i].ctl1);
+		assert_record(p, rows[i].rec);
+		pfx_free(p);
+	}
+}
+
+/*
  * force on a multi-function device whose two functions both carry the L1
  * PM Substates capability (out of spec: PCIe r5.0 7.8.3 allows it in
  * function 0 only), BIOS substates on: as pcie_config_aspm_l1ss(), only
@@ -1649,6 +1696,7 @@ int main(void)
 		cmocka_unit_test(test_l1_2_ltr_path),
 		cmocka_unit_test(test_ltr_path_reads_only_for_l1_2),
 		cmocka_unit_test(test_force_turns_l1ss_off_with_l1_off),
+		cmocka_unit_test(test_pcipm_substates_stay_at_link_init),
 		cmocka_unit_test(test_l1ss_function0_only),
 		/* write order */
 		cmocka_unit_test(test_keep_order_pre11_then_ccc),

@@ -245,6 +245,14 @@ static void build_blacklist_l1ss(struct sim *s)
 	sim_add_l1ss(x, L1SS_CAP_ALL, L1SS_TIMING | PCI_L1SS_CTL1_ASPM_L1_1);
 }
 
+/* Found by make difffuzz (class F, docs/difffuzz.md): PCI-PM L1 Substates
+ * on with L1 off. At link init Linux keeps them (no function is known to
+ * be in D0 yet, pcie_config_aspm_link()). */
+static void build_pcipm(struct sim *s)
+{
+	sim_platform_pcipm(s);
+}
+
 /* ---------------------------------------------------------- scenarios */
 
 /*
@@ -305,6 +313,13 @@ static const struct scenario scenarios[] = {
 	 * both links and so ends where clear does */
 	{ "sanity-clear", "clear", build_sanity, NULL, "app", "final",
 	  "non-PCIe function on a link; pre-1.1 endpoint, under clear" },
+	/* found by make difffuzz (class F): at link init the BIOS's PCI-PM
+	 * substates stay, the ASPM ones go with L1; force (powersave, which
+	 * configures the link again once the device is enabled) clears them */
+	{ "pcipm-keep", "keep", build_pcipm, NULL, "div:l1ss-program", "patched",
+	  "BIOS PCI-PM L1 Substates with L1 off: kept at link init" },
+	{ "pcipm-force", "force", build_pcipm, NULL, "div:l1ss-timing", "patched",
+	  "BIOS PCI-PM L1 Substates with L1 off, forced: cleared" },
 	{ "clkpm-keep", "keep", build_clkpm_on, NULL, "app", "patched",
 	  "BIOS CLKREQ# on a link with a function without Clock PM" },
 	{ "mf-inconsistent-keep", "keep", build_mf_inconsistent, NULL, "app", "patched",

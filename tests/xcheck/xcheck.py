@@ -267,10 +267,42 @@ def div_blacklist_l1ss(sc, got, app, offs):
     return "; ".join(why)
 
 
+def regs_differ(got, app, mask_l1ss):
+    why = []
+    for bdf, regs in got[2].items():
+        for n, (_, v) in regs.items():
+            a = app[2][bdf][n][1]
+            mask = 0xffff if n == "lnkctl" else mask_l1ss
+            if (v ^ a) & mask:
+                why.append("%s %s 0x%x, app 0x%x" % (bdf, n, v, a))
+    return why
+
+
+def div_l1ss_program(sc, got, app, offs):
+    """Linux reprograms L1 PM Substates whenever it configures a link that
+    supports them: pcie_config_aspm_l1ss() clears every enable of both
+    ends and sets the new ones, aspm_calc_l1ss_info() rewrites the L1.2
+    timing (Control 1 timing fields, Control 2) - also where L1 is not
+    enabled or the two ends' BIOS enables differ; the app writes only the
+    enables it changes and never the timing. The same final Link Control
+    and L1SS enables, the same Link Control writes in order; the
+    kernel's L1SS writes are free, and it must have made some."""
+    why = regs_differ(got, app, L1SS_EN)
+    for ph in (0, 1):
+        k = [e for e in events(got[ph], offs) if " l1ss" not in e]
+        a = [e for e in events(app[ph], offs) if " l1ss" not in e]
+        if k != a:
+            why.append("Link Control writes differ\n%s" % diff_list(k, a, "kernel", "app"))
+    if not any(" l1ss" in e for e in raw_events(got[0] + got[1], offs)):
+        why.append("the kernel made no L1SS write")
+    return "; ".join(why)
+
+
 DIVERGENCES = {"l1ss-order-timing": div_l1ss_order_timing,
                "l1ss-timing": div_l1ss_timing,
                "teardown-l1ss": div_teardown_l1ss,
-               "blacklist-l1ss": div_blacklist_l1ss}
+               "blacklist-l1ss": div_blacklist_l1ss,
+               "l1ss-program": div_l1ss_program}
 
 results = []
 
@@ -565,7 +597,10 @@ def check(sc, kernel, expect, got, ref_app, ref_patched):
                 rec = records.parse(line)
                 text = rec.line
                 if rec.kind == "link" and rec.get("up") in sc.upper:
-                    text = rec.without("capable", "target", "reason")
+                    # l1ss=BEFORE>AFTER: AFTER is target's substates
+                    text = rec.without("capable", "target", "reason", "l1ss")
+                    if "l1ss" in rec:
+                        text += " l1ss=" + rec["l1ss"].split(">", 1)[0]
                 if rec.kind == "link" and EXTRA_APPEND[0] and rec.get("l1ss") == "unknown":
                     # a dump without the extended space: the app knows it
                     # does not know; the exported scenario's extended
