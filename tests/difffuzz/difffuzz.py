@@ -44,9 +44,9 @@ def load_xcheck():
 xc = load_xcheck()
 xc.BOOT_TIMEOUT[0] = 900
 xc.FIRMWARE[0] = "bios"
-GROUP_LETTER = {"keep": "k", "force": "f", "fadt": "a", "clear": "c", "notouch": "n"}
-# the groups a campaign can run: make xcheck's, less "supersave", whose
-# expectations (final registers, no write order) have no rules here yet
+GROUP_LETTER = {"keep": "k", "force": "f", "fadt": "a", "clear": "c", "notouch": "n",
+                "supersave": "s"}
+# the groups a campaign runs: make xcheck's
 GROUPS = [g for g in xc.GROUP_ORDER if g in GROUP_LETTER]
 
 # ------------------------------------------------------------ the rules
@@ -88,6 +88,7 @@ EXPECT = {
     "fadt": ("app", "unpatched-force-default"),
     "clear": ("app", "unpatched-keep"),
     "notouch": ("app", "unpatched-force-default"),
+    "supersave": ("final", "patched"),
 }
 # reference boots: the unpatched kernel alone, under these parameters, on
 # the machines as the keep group exports them
@@ -105,6 +106,7 @@ RULES = {
     ("patched", "keep"): ["l1ss-timing", "l1ss-order-timing", "teardown-l1ss", "l1ss-program",
                           "blacklist-l1ss",       # tests/xcheck/xcheck.py
                           "per-link"],            # several of the above, link by link
+    ("patched", "supersave"): ["supersave-aggregate"],
     ("patched", "force"): ["l1ss-order-timing", "teardown-l1ss", "force-link-order",
                            "l1ss-program", "force-aggregate", "blacklist-l1ss", "per-link"],
 }
@@ -148,34 +150,6 @@ def div_force_link_order(sc, got, app, offs):
     return "; ".join(why)
 
 
-def div_force_aggregate(sc, got, app, offs):
-    """force on a link whose functions' BIOS bits differ: Linux reads the
-    link's state from function 0 and the port (pcie_aspm_cap_init()) and
-    writes nothing when that already is the target
-    (pcie_config_aspm_link(): "if (link->aspm_enabled == state)
-    return"), leaving the other registers' bits; the app writes every
-    register that differs from the target (docs/policy.md). The kernel's
-    effective writes are the app's in order without some, and every
-    register where the two end differently is as the BIOS left it in
-    the kernel."""
-    why = []
-    for ph in (0, 1):
-        k, a = xc.events(got[ph], offs), xc.events(app[ph], offs)
-        it = iter(a)
-        if not all(e in it for e in k):
-            why.append("the kernel's writes are not the app's with some left out")
-        if k == a and ph == 0:
-            why.append("no difference in writes")
-    for bdf, regs in got[2].items():
-        for n, (_, v) in regs.items():
-            a, b = app[2][bdf][n][1], sc.bios[bdf][n][1]
-            en = 0x0103 if n == "lnkctl" else L1SS_EN     # ASPM Control, CLKREQ#
-            if v != a and ((v ^ a) & ~en or (v ^ b) & en):
-                why.append("%s %s 0x%x: the app's 0x%x with the BIOS's enables (0x%x)?" %
-                           (bdf, n, v, a, b))
-    return "; ".join(why)
-
-
 def split_aspm(events):
     """Link Control events split in two: the ASPM Control change ("aspmc")
     and the rest (Common Clock, CLKREQ#), so that under force-aggregate a
@@ -203,7 +177,9 @@ def div_per_link(sc, got, app, offs):
     reprograms (l1ss-program) matched neither. Per link:
     - L1 PM Substates: on a blacklisted link's functions the kernel's
       enables are the BIOS's and the app's 0 (blacklist-l1ss); elsewhere
-      the same final enables, the writes free (l1ss-program);
+      the same final enables, the writes free (l1ss-program), except
+      under force where both ends' common BIOS enables already were the
+      app's target: then each end's are the BIOS's (force-aggregate);
     - Link Control on a link whose substates the kernel reprogrammed: only
       the final registers (l1ss-order-timing);
     - Link Control under keep: the same writes in the same order, all
@@ -219,6 +195,14 @@ def div_per_link(sc, got, app, offs):
             a, b = app[2][bdf][n][1], sc.bios[bdf][n][1]
             if n == "l1ss" and bdf in bl:
                 bad = (v ^ b) & L1SS_EN or a & L1SS_EN
+            elif n == "l1ss" and force:
+                # force-aggregate for substates: the link's L1SS state is
+                # the enables both ends have (aspm_l1ss_init()); when that
+                # already is the app's target nothing is written, and each
+                # end keeps the BIOS's enables
+                o = xc.l1ss_other_end(sc, bdf)
+                bo = sc.bios.get(o, {}).get("l1ss", (0, 0))[1] if o else 0
+                bad = (v ^ a) & L1SS_EN and ((v ^ b) & L1SS_EN or (b & bo ^ a) & L1SS_EN)
             elif n == "l1ss":
                 bad = (v ^ a) & L1SS_EN
             elif n == "lnkctl" and force:
@@ -269,7 +253,6 @@ def div_per_link(sc, got, app, offs):
 
 L1SS_EN = xc.L1SS_EN
 xc.DIVERGENCES.setdefault("per-link", div_per_link)
-xc.DIVERGENCES.setdefault("force-aggregate", div_force_aggregate)
 xc.DIVERGENCES.setdefault("force-link-order", div_force_link_order)
 
 # ------------------------------------------------------------ host side

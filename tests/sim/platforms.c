@@ -72,6 +72,27 @@ void sim_platform_pcipm(struct sim *s)
 		     SIM_L1SS_CAP_ALL, SIM_L1SS_TIMING | SIM_L1SS_ON);
 }
 
+void sim_platform_l1ss_split(struct sim *s, uint32_t up_en, uint32_t dn_en)
+{
+	const uint32_t lc = SIM_LNKCAP(3, 1, 1, 0);
+	const uint32_t cap = PCI_L1SS_CAP_L1_PM_SS | PCI_L1SS_CAP_ASPM_L1_1 |
+			     PCI_L1SS_CAP_PCIPM_L1_1;
+	const uint16_t on = LK_CCC | LK_L0S | LK_L1;
+
+	sim_add_l1ss(sim_root_port(s, 0, 1, 0, 1, 1, lc, on), cap,
+		     SIM_L1SS_TIMING | up_en);
+	sim_add_l1ss(sim_endpoint(s, 1, 0, 0, SIM_DC_ANY, lc, on), cap,
+		     SIM_L1SS_TIMING | dn_en);
+}
+
+void sim_platform_l1_one_end(struct sim *s)
+{
+	const uint32_t lc = SIM_LNKCAP(2, 0, 2, 0);
+
+	sim_root_port(s, 0, 1, 0, 1, 1, lc, LK_CCC);
+	sim_endpoint(s, 1, 0, 0, SIM_DEVCAP(7, 0, 1), lc, LK_CCC | LK_L1);
+}
+
 void sim_platform_teardown(struct sim *s, uint16_t bios_a)
 {
 	const uint32_t lc = SIM_LNKCAP(2, 0, 0, 0);	/* L1 only, 1 us */

@@ -50,6 +50,20 @@ void sim_platform_sanity(struct sim *s);
  */
 void sim_platform_pcipm(struct sim *s);
 /*
+ * L1 PM Substates enabled differently at the two ends of a link (found by
+ * make difffuzz, docs/difffuzz.md class G): L0s + L1 + Common Clock on
+ * both ends, no Clock PM, ASPM and PCI-PM L1.1 supported (no L1.2),
+ *   00:01.0 RP ── 01:00.0 EP   L1SS Control 1 enables: up_en, dn_en
+ */
+void sim_platform_l1ss_split(struct sim *s, uint32_t up_en, uint32_t dn_en);
+/*
+ * L1 that the link cannot use, set by the BIOS on one end (found by make
+ * difffuzz, rule supersave-aggregate): L1 only, exit 2-4 us, an endpoint
+ * that accepts 1 us, Common Clock set,
+ *   00:01.0 RP ── 01:00.0 EP   L1 enabled on the EP only
+ */
+void sim_platform_l1_one_end(struct sim *s);
+/*
  * Teardown: a switch with two endpoints, L1 only (1 us exit), Common Clock set:
  *   00:01.0 RP ── 01:00.0 USP ─┬ 02:00.0 DSP ── 03:00.0 EP_A (accepts 1 us of L1)
  *                              └ 02:01.0 DSP ── 04:00.0 EP_B (no limit)

@@ -1276,6 +1276,60 @@ static void test_pcipm_substates_stay_at_link_init(void **state)
 }
 
 /*
+ * L1 PM Substates enabled differently at the two ends (found by make
+ * difffuzz, class G of docs/difffuzz.md; tests/xcheck/found/
+ * 1197a18aa891c114-force.txt): force leaves ASPM as it is and turns each
+ * end's substates off, function by function, where Linux, whose link
+ * state holds only the enables both ends have, writes nothing (the
+ * documented divergence force-aggregate, scenario l1ss-split-force).
+ */
+static void test_force_clears_split_l1ss(void **state)
+{
+	struct pfx *p = pfx_new();
+
+	(void)state;
+	sim_platform_l1ss_split(p->sim, PCI_L1SS_CTL1_ASPM_L1_1,
+				PCI_L1SS_CTL1_PCIPM_L1_1);
+	assert_int_equal(fx_enum(p->fx), 0);
+	assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(OVR_FORCE)), 0);
+	assert_log_writes(p, 0,
+		XLC(1, 0, 0, LK_CCC | LK_L0S),		/* L1 off first */
+		XLC(0, 1, 0, LK_CCC | LK_L0S),
+		XSS(1, 0, 0, L1SS_TIMING),
+		XSS(0, 1, 0, L1SS_TIMING),
+		XLC(0, 1, 0, LK_CCC | LK_L0S | LK_L1),
+		XLC(1, 0, 0, LK_CCC | LK_L0S | LK_L1));
+	assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC | LK_L0S | LK_L1);
+	assert_int_equal(pfx_lnkctl(p, 1, 0, 0), LK_CCC | LK_L0S | LK_L1);
+	assert_record(p, "aspm link up=0000:00:01.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.1-pcipm bios=L0s,L1 capable=L0s,L1,L1.1,L1.1-pcipm action=force target=L0s,L1 clkpm=- l1ss=none reason=l1ss-not-forced");
+	pfx_free(p);
+}
+
+/*
+ * L1 set by the BIOS on one end of a link whose latencies rule it out
+ * (found by make difffuzz, rule supersave-aggregate, make xcheck
+ * l1-one-end-supersave): every enabling policy clears the stray bit, where
+ * Linux, whose link state has L1 only when both ends have it, writes
+ * nothing.
+ */
+static void test_stray_l1_cleared(void **state)
+{
+	static const enum aspm_override o[] = { OVR_FORCE, OVR_SUPERSAVE };
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(o); i++) {
+		struct pfx *p = pfx_new();
+
+		sim_platform_l1_one_end(p->sim);
+		assert_int_equal(fx_enum(p->fx), 0);
+		assert_int_equal(pfx_run(p, CMD_APPLY, pfx_policy(o[i])), 0);
+		assert_log_writes(p, 0, XLC(1, 0, 0, LK_CCC));
+		assert_int_equal(pfx_lnkctl(p, 0, 1, 0), LK_CCC);
+		pfx_free(p);
+	}
+}
+
+/*
  * force on a multi-function device whose two functions both carry the L1
  * PM Substates capability (out of spec: PCIe r5.0 7.8.3 allows it in
  * function 0 only), BIOS substates on: as pcie_config_aspm_l1ss(), only
@@ -1697,6 +1751,8 @@ int main(void)
 		cmocka_unit_test(test_ltr_path_reads_only_for_l1_2),
 		cmocka_unit_test(test_force_turns_l1ss_off_with_l1_off),
 		cmocka_unit_test(test_pcipm_substates_stay_at_link_init),
+		cmocka_unit_test(test_force_clears_split_l1ss),
+		cmocka_unit_test(test_stray_l1_cleared),
 		cmocka_unit_test(test_l1ss_function0_only),
 		/* write order */
 		cmocka_unit_test(test_keep_order_pre11_then_ccc),

@@ -253,6 +253,21 @@ static void build_pcipm(struct sim *s)
 	sim_platform_pcipm(s);
 }
 
+/* Found by make difffuzz (class G, docs/difffuzz.md): L1 PM Substates
+ * enabled differently at the two ends, ASPM as force wants it. */
+static void build_l1ss_split(struct sim *s)
+{
+	sim_platform_l1ss_split(s, PCI_L1SS_CTL1_ASPM_L1_1, PCI_L1SS_CTL1_PCIPM_L1_1);
+}
+
+/* Found by make difffuzz (supersave-aggregate): L1 only, exiting in 2-4 us,
+ * an endpoint that accepts 1 us: L1 is not capable. The BIOS set L1 on the
+ * endpoint's end only. */
+static void build_l1_one_end(struct sim *s)
+{
+	sim_platform_l1_one_end(s);
+}
+
 /* ---------------------------------------------------------- scenarios */
 
 /*
@@ -299,6 +314,11 @@ static const struct scenario scenarios[] = {
 	  "multi-function endpoints with mixed Clock PM, forced" },
 	{ "l1ss-mf-force", "force", build_l1ss_mf, NULL, "div:l1ss-order-timing", "patched",
 	  "BIOS L1SS on both functions, force turns it off on function 0" },
+	/* found by make difffuzz (class G): Linux's link state has only the
+	 * substates both ends enable (aspm_l1ss_init()), none here, which is
+	 * force's target: nothing written, each end keeps the BIOS's */
+	{ "l1ss-split-force", "force", build_l1ss_split, NULL, "div:force-aggregate", "patched",
+	  "L1SS enabled differently at the two ends, ASPM already forced" },
 	{ "teardown-force", "force", build_teardown_off, "03:00.0", "app", "patched",
 	  "sysfs remove; latency recheck gives the root link L1" },
 	{ "teardown-switch-force", "force", build_teardown_off, "01:00.0", "app", "patched",
@@ -342,6 +362,12 @@ static const struct scenario scenarios[] = {
 	  "deep latency limit: middle link disabled before the root link" },
 	{ "rootless-switch-force", "force", build_rootless_switch, NULL, "app", "patched",
 	  "switch on the root bus, no Root Port: its link is a root link" },
+	/* found by make difffuzz: L1 needs both ends, so Linux's link state
+	 * has none, which is the target: nothing written, the endpoint keeps
+	 * its stray L1 bit; the app clears it */
+	{ "l1-one-end-supersave", "supersave", build_l1_one_end, NULL,
+	  "div:supersave-aggregate", "patched",
+	  "BIOS L1 on one end of a link that cannot use it" },
 	{ "laptop-supersave", "supersave", build_laptop, NULL, "final", "patched",
 	  "laptop-like: L1SS with per-device timing, mixed LTR and Clock PM, a switch" },
 	{ "laptop-excl-supersave", "supersave", build_laptop, NULL, "final", "patched",
