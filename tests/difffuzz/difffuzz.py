@@ -180,6 +180,7 @@ def div_per_link(sc, got, app, offs):
       the same final enables, the writes free (l1ss-program), except
       under force where both ends' common BIOS enables already were the
       app's target: then each end's are the BIOS's (force-aggregate);
+      on a removed function the kernel's may be 0 (teardown-l1ss);
     - Link Control on a link whose substates the kernel reprogrammed: only
       the final registers (l1ss-order-timing);
     - Link Control under keep: the same writes in the same order, all
@@ -190,9 +191,12 @@ def div_per_link(sc, got, app, offs):
       (force-aggregate; split_aspm()).
     Everything else as the app; some register or write must differ."""
     why, bl, force = [], xc.blacklisted_fns(sc), sc.group == "force"
+    gone = xc.removed_fns(sc)
     for bdf, regs in got[2].items():
         for n, (_, v) in regs.items():
             a, b = app[2][bdf][n][1], sc.bios[bdf][n][1]
+            if n == "l1ss" and bdf in gone and not v & L1SS_EN:
+                continue    # teardown-l1ss: the kernel cleared the removed function's
             if n == "l1ss" and bdf in bl:
                 bad = (v ^ b) & L1SS_EN or a & L1SS_EN
             elif n == "l1ss" and force:

@@ -235,6 +235,12 @@ def blacklisted_fns(sc):
     return fns
 
 
+def removed_fns(sc):
+    """The functions the app's teardown records say were removed."""
+    return set(r.split("dev=", 1)[1].split()[0] for r in sc.records
+               if r.startswith("aspm teardown ") and "dev=" in r)
+
+
 def div_blacklist_l1ss(sc, got, app, offs):
     """L1 PM Substates on a blacklisted link (docs/xcheck.md, docs/policy.md):
     Linux 6.1's pcie_aspm_cap_init() returns for a blacklisted link
@@ -359,9 +365,7 @@ def div_supersave_aggregate(sc, got, app, offs):
     link's functions the BIOS's where the app's are 0 (blacklist-l1ss),
     or 0 on a removed function (teardown-l1ss); every other bit (the L1.2 timing, Control 2, LTR enable) as the
     app's."""
-    why, bl = [], blacklisted_fns(sc)
-    gone = set(r.split("dev=", 1)[1].split()[0] for r in sc.records
-               if r.startswith("aspm teardown ") and "dev=" in r)
+    why, bl, gone = [], blacklisted_fns(sc), removed_fns(sc)
     for bdf, regs in got[2].items():
         for n, (_, v) in regs.items():
             a, b = app[2][bdf][n][1], sc.bios[bdf][n][1]
