@@ -116,13 +116,8 @@ def link_of(sc, bdf):
     """The link (its upstream port) a function's Link Control belongs to:
     the port itself for a port's own downstream link is ambiguous, so a
     port counts with the link below it, other functions with theirs."""
-    for up, down in sc.links:
-        if bdf == up:
-            return up
-    for up, down in sc.links:
-        if bdf.rsplit(".", 1)[0] == down.rsplit(".", 1)[0]:
-            return up
-    return bdf
+    ends = xc.link_ends(sc, bdf)
+    return ends[0] if ends else bdf
 
 
 def div_force_link_order(sc, got, app, offs):
@@ -214,8 +209,9 @@ def div_per_link(sc, got, app, offs):
                 # group whole as the BIOS left it in the kernel (Linux
                 # skips the two separately: pcie_config_aspm_link(),
                 # pcie_set_clkpm())
-                bad = (v ^ a) & ~0x0103 or any((v ^ a) & m and (v ^ b) & m
-                                               for m in (0x0003, 0x0100))
+                bad = (v ^ a) & ~0x0103 or any(
+                    (v ^ a) & m and ((v ^ b) & m or not xc.bios_state_kept(sc, app, bdf, m))
+                    for m in (0x0003, 0x0100))
             elif n == "lnkctl":
                 bad = v != a
             else:       # as xc.regs_differ(): Device Control 2 is not ASPM here

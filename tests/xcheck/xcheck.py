@@ -235,6 +235,60 @@ def blacklisted_fns(sc):
     return fns
 
 
+def link_ends(sc, bdf):
+    """(upstream port, function 0 below) of the link whose Link Control
+    bdf holds (a port's, the link below it), or None."""
+    for up, down in sc.links:
+        if bdf == up:
+            return up, down
+    for up, down in sc.links:
+        if bdf.rsplit(".", 1)[0] == down.rsplit(".", 1)[0]:
+            return up, down
+    # ARI (PCIe r5.0 sec 6.13): function numbers past 7 read as other
+    # device numbers; every function on a port's secondary bus is its link's
+    for up, down in sc.links:
+        if bdf.rsplit(":", 1)[0] == down.rsplit(":", 1)[0] and \
+                not any(bdf == u for u, _ in sc.links):
+            return up, down
+    return None
+
+
+def bios_state_kept(sc, app, bdf, mask):
+    """Linux left bdf's Link Control bits in mask (ASPM Control 0x3,
+    CLKREQ# 0x100) as the BIOS's because its link's state, as Linux
+    reads it, already was the target: ASPM as pcie_aspm_cap_init() reads
+    it (L0s per direction from the receiving end, L1 only where both
+    ends have it; function 0 and the port), Clock PM as
+    pcie_clkpm_cap_init() does (on only where every function below has
+    CLKREQ#), the target being what the app leaves on the link."""
+    ends = link_ends(sc, bdf)
+    if not ends:
+        return False
+    up, dn = ends
+    # the app's record of the link: support=none when the two ends share
+    # no ASPM support (Linux then reads nothing enabled), clkpm=- when
+    # Clock PM is not capable on it (Linux reads it off)
+    rec = {}
+    for line in sc.records:
+        f = dict(w.split("=", 1) for w in line.split()[2:] if "=" in w)
+        if line.startswith("aspm link ") and f.get("up") == up:
+            rec = f
+
+    def lc(regs, f):
+        return regs.get(f, {}).get("lnkctl", (0, 0))[1]
+
+    def aspm(regs):
+        u, d = lc(regs, up), lc(regs, dn)
+        return (d & 1, u & 1, u & d & 2)
+    if mask == 0x0003:
+        bios = (0, 0, 0) if rec.get("support") == "none" else aspm(sc.bios)
+        return bios == aspm(app[2])
+    bus = dn.rsplit(":", 1)[0] + ":"
+    fns = [f for f in sc.bios if f.startswith(bus)]
+    bios = rec.get("clkpm") != "-" and all(lc(sc.bios, f) & 0x100 for f in fns)
+    return bios == bool(lc(app[2], dn) & 0x100)
+
+
 def removed_fns(sc):
     """The functions the app's teardown records say were removed."""
     return set(r.split("dev=", 1)[1].split()[0] for r in sc.records
@@ -340,6 +394,10 @@ def div_force_aggregate(sc, got, app, offs):
             if v != a and ((v ^ a) & ~en or (v ^ b) & en):
                 why.append("%s %s 0x%x: the app's 0x%x with the BIOS's enables (0x%x)?" %
                            (bdf, n, v, a, b))
+            elif n == "lnkctl" and any((v ^ a) & m and not bios_state_kept(sc, app, bdf, m)
+                                       for m in (0x0003, 0x0100)):
+                why.append("%s lnkctl 0x%x: the BIOS's, but the link's state as Linux reads "
+                           "it was not the app's target" % (bdf, v))
             elif v != a and n == "l1ss":
                 # the link's substates are the enables both ends have
                 # (aspm_l1ss_init()): they must already be the target
@@ -379,7 +437,8 @@ def div_supersave_aggregate(sc, got, app, offs):
                 bad = (v ^ a) & ~L1SS_EN or (v ^ b) & L1SS_EN or a & L1SS_EN
             elif n == "lnkctl":
                 bad = (v ^ a) & LNK_FINAL[0] & ~0x0103 or \
-                    any((v ^ a) & m and (v ^ b) & m for m in (0x0003, 0x0100))
+                    any((v ^ a) & m and ((v ^ b) & m or not bios_state_kept(sc, app, bdf, m))
+                        for m in (0x0003, 0x0100))
             elif n == "l1ss":
                 o = l1ss_other_end(sc, bdf)
                 bo = sc.bios.get(o, {}).get("l1ss", (0, 0))[1] if o else 0
