@@ -116,7 +116,7 @@ def link_of(sc, bdf):
     """The link (its upstream port) a function's Link Control belongs to:
     the port itself for a port's own downstream link is ambiguous, so a
     port counts with the link below it, other functions with theirs."""
-    ends = xc.link_ends(sc, bdf)
+    ends = sc.link_ends(bdf)
     return ends[0] if ends else bdf
 
 
@@ -193,15 +193,14 @@ def div_per_link(sc, got, app, offs):
             if n == "l1ss" and bdf in gone and not v & L1SS_EN:
                 continue    # teardown-l1ss: the kernel cleared the removed function's
             if n == "l1ss" and bdf in bl:
-                bad = (v ^ b) & L1SS_EN or a & L1SS_EN
+                bad = (v ^ b) & L1SS_EN or a & L1SS_EN & ~xc.l1ss_stuck(sc, bdf)
             elif n == "l1ss" and force:
                 # force-aggregate for substates: the link's L1SS state is
                 # the enables both ends have (aspm_l1ss_init()); when that
                 # already is the app's target nothing is written, and each
                 # end keeps the BIOS's enables
-                o = xc.l1ss_other_end(sc, bdf)
-                bo = sc.bios.get(o, {}).get("l1ss", (0, 0))[1] if o else 0
-                bad = (v ^ a) & L1SS_EN and ((v ^ b) & L1SS_EN or (b & bo ^ a) & L1SS_EN)
+                bad = (v ^ a) & L1SS_EN and ((v ^ b) & L1SS_EN or
+                                             not xc.l1ss_common_kept(sc, app, bdf))
             elif n == "l1ss":
                 bad = (v ^ a) & L1SS_EN
             elif n == "lnkctl" and force:

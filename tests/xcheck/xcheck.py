@@ -235,24 +235,6 @@ def blacklisted_fns(sc):
     return fns
 
 
-def link_ends(sc, bdf):
-    """(upstream port, function 0 below) of the link whose Link Control
-    bdf holds (a port's, the link below it), or None."""
-    for up, down in sc.links:
-        if bdf == up:
-            return up, down
-    for up, down in sc.links:
-        if bdf.rsplit(".", 1)[0] == down.rsplit(".", 1)[0]:
-            return up, down
-    # ARI (PCIe r5.0 sec 6.13): function numbers past 7 read as other
-    # device numbers; every function on a port's secondary bus is its link's
-    for up, down in sc.links:
-        if bdf.rsplit(":", 1)[0] == down.rsplit(":", 1)[0] and \
-                not any(bdf == u for u, _ in sc.links):
-            return up, down
-    return None
-
-
 def bios_state_kept(sc, app, bdf, mask):
     """Linux left bdf's Link Control bits in mask (ASPM Control 0x3,
     CLKREQ# 0x100) as the BIOS's because its link's state, as Linux
@@ -261,7 +243,7 @@ def bios_state_kept(sc, app, bdf, mask):
     ends have it; function 0 and the port), Clock PM as
     pcie_clkpm_cap_init() does (on only where every function below has
     CLKREQ#), the target being what the app leaves on the link."""
-    ends = link_ends(sc, bdf)
+    ends = sc.link_ends(bdf)
     if not ends:
         return False
     up, dn = ends
@@ -295,6 +277,22 @@ def removed_fns(sc):
                if r.startswith("aspm teardown ") and "dev=" in r)
 
 
+def l1ss_stuck(sc, bdf):
+    """L1SS Control 1 enables of bdf that the app's writes could not clear
+    (its records: "aspm write ... readback=... ignored"): a generated
+    machine may hold an enable for a substate the function does not
+    support, read-only there."""
+    off = sc.bios.get(bdf, {}).get("l1ss", (None, 0))[0]
+    stuck = 0
+    for line in sc.writes:
+        f = line.split()
+        if f[2] == bdf and f[-1] == "ignored":
+            kv = dict(w.split("=", 1) for w in f[3:] if "=" in w)
+            if int(kv["off"], 16) == off:
+                stuck |= (int(kv["new"], 16) ^ int(kv["readback"], 16)) & L1SS_EN
+    return stuck
+
+
 def div_blacklist_l1ss(sc, got, app, offs):
     """L1 PM Substates on a blacklisted link (docs/xcheck.md, docs/policy.md):
     Linux 6.1's pcie_aspm_cap_init() returns for a blacklisted link
@@ -312,7 +310,7 @@ def div_blacklist_l1ss(sc, got, app, offs):
         for n, (_, v) in regs.items():
             a, b = app[2][bdf][n][1], sc.bios[bdf][n][1]
             if n == "l1ss" and bdf in bl:
-                if (v ^ b) & L1SS_EN or a & L1SS_EN:
+                if (v ^ b) & L1SS_EN or a & L1SS_EN & ~l1ss_stuck(sc, bdf):
                     why.append("%s l1ss 0x%x: BIOS 0x%x, app 0x%x" % (bdf, v, b, a))
                 differs |= (v ^ a) & L1SS_EN != 0
             elif (v ^ a) & (0xffff if n == "lnkctl" else L1SS_EN):
@@ -369,6 +367,20 @@ def l1ss_other_end(sc, bdf):
     return None
 
 
+def l1ss_common_kept(sc, app, bdf):
+    """Linux left bdf's L1 PM Substates enables as the BIOS's because the
+    link's substates as aspm_l1ss_init() reads them (the enables both ends
+    have) already were the target: what both ends hold in the app's final
+    registers (an end may keep a bit its link does not support)."""
+    o = l1ss_other_end(sc, bdf)
+    if not o:
+        return False
+
+    def en(regs, f):
+        return regs.get(f, {}).get("l1ss", (0, 0))[1] & L1SS_EN
+    return en(sc.bios, bdf) & en(sc.bios, o) == en(app[2], bdf) & en(app[2], o)
+
+
 def div_force_aggregate(sc, got, app, offs):
     """force on a link whose functions' BIOS bits differ: Linux reads the
     link's state from function 0 and the port (pcie_aspm_cap_init()) and
@@ -401,12 +413,9 @@ def div_force_aggregate(sc, got, app, offs):
             elif v != a and n == "l1ss":
                 # the link's substates are the enables both ends have
                 # (aspm_l1ss_init()): they must already be the target
-                o = l1ss_other_end(sc, bdf)
-                bo = sc.bios.get(o, {}).get("l1ss", (0, 0))[1] if o else 0
-                if (b & bo ^ a) & L1SS_EN:
-                    why.append("%s l1ss 0x%x: the BIOS's, but the link's common enables "
-                               "0x%x are not the app's 0x%x" % (bdf, v, b & bo & L1SS_EN,
-                                                                 a & L1SS_EN))
+                if not l1ss_common_kept(sc, app, bdf):
+                    why.append("%s l1ss 0x%x: the BIOS's, but the link's common BIOS "
+                               "enables are not the app's" % (bdf, v))
     return "; ".join(why)
 
 
@@ -434,16 +443,15 @@ def div_supersave_aggregate(sc, got, app, offs):
                 continue
             if n == "l1ss" and bdf in bl:
                 # blacklist-l1ss: Linux never reaches aspm_l1ss_init()
-                bad = (v ^ a) & ~L1SS_EN or (v ^ b) & L1SS_EN or a & L1SS_EN
+                bad = (v ^ a) & ~L1SS_EN or (v ^ b) & L1SS_EN or \
+                    a & L1SS_EN & ~l1ss_stuck(sc, bdf)
             elif n == "lnkctl":
                 bad = (v ^ a) & LNK_FINAL[0] & ~0x0103 or \
                     any((v ^ a) & m and ((v ^ b) & m or not bios_state_kept(sc, app, bdf, m))
                         for m in (0x0003, 0x0100))
             elif n == "l1ss":
-                o = l1ss_other_end(sc, bdf)
-                bo = sc.bios.get(o, {}).get("l1ss", (0, 0))[1] if o else 0
-                bad = (v ^ a) & ~L1SS_EN or \
-                    (v ^ a) & L1SS_EN and ((v ^ b) & L1SS_EN or (b & bo ^ a) & L1SS_EN)
+                bad = (v ^ a) & ~L1SS_EN or (v ^ a) & L1SS_EN and \
+                    ((v ^ b) & L1SS_EN or not l1ss_common_kept(sc, app, bdf))
             elif n == "devctl2":
                 bad = (v ^ a) & DEVCTL2_LTR
             else:
@@ -498,6 +506,7 @@ class Scenario:
                        if line.startswith("fn "))
         self.bios, self.final = {}, {}
         self.records = []
+        self.writes = []        # the app's "aspm write" records
         self.upper = set()      # upstream ports of links with links below
         self.nlinks = 0
         self.links = []         # (upstream port, function 0 below)
@@ -530,12 +539,23 @@ class Scenario:
                 rec = records.parse(" ".join(f[1:]))
                 if rec is not None and rec.kind in ("link", "teardown"):
                     self.records.append(rec.line)
+                elif rec is not None and rec.kind == "write":
+                    self.writes.append(rec.line)
 
     def link_ends(self, bdf):
-        """The two ends (upstream port, function 0) of the link bdf is on."""
+        """The two ends (upstream port, function 0 below) of the link whose
+        Link Control bdf holds (a port's: the link below it), or None."""
         for up, down in self.links:
-            if bdf == up or bdf.rsplit(".", 1)[0] == down.rsplit(".", 1)[0]:
-                return (up, down)
+            if bdf == up:
+                return up, down
+        for up, down in self.links:
+            if bdf.rsplit(".", 1)[0] == down.rsplit(".", 1)[0]:
+                return up, down
+        # ARI (PCIe r5.0 sec 6.13): function numbers past 7 read as other
+        # device numbers; every function on a port's secondary bus is its link's
+        for up, down in self.links:
+            if bdf.rsplit(":", 1)[0] == down.rsplit(":", 1)[0]:
+                return up, down
         return None
 
     def offsets(self):
