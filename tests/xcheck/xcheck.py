@@ -259,12 +259,14 @@ def bios_state_kept(sc, app, bdf, mask):
     def lc(regs, f):
         return regs.get(f, {}).get("lnkctl", (0, 0))[1]
 
-    def aspm(regs):
+    def aspm(regs, stuck=False):
         u, d = lc(regs, up), lc(regs, dn)
+        if stuck:   # what the app wrote, where the hardware kept a bit
+            u, d = u & ~stuck_bits(sc, up, "lnkctl"), d & ~stuck_bits(sc, dn, "lnkctl")
         return (d & 1, u & 1, u & d & 2)
     if mask == 0x0003:
         bios = (0, 0, 0) if rec.get("support") == "none" else aspm(sc.bios)
-        return bios == aspm(app[2])
+        return bios == aspm(app[2], True)
     bus = dn.rsplit(":", 1)[0] + ":"
     fns = [f for f in sc.bios if f.startswith(bus)]
     bios = rec.get("clkpm") != "-" and all(lc(sc.bios, f) & 0x100 for f in fns)
@@ -277,20 +279,25 @@ def removed_fns(sc):
                if r.startswith("aspm teardown ") and "dev=" in r)
 
 
-def l1ss_stuck(sc, bdf):
-    """L1SS Control 1 enables of bdf that the app's writes could not clear
+def stuck_bits(sc, bdf, name):
+    """Bits of bdf's register name that the app's writes could not change
     (its records: "aspm write ... readback=... ignored"): a generated
-    machine may hold an enable for a substate the function does not
+    machine may hold an enable for a state the function does not
     support, read-only there."""
-    off = sc.bios.get(bdf, {}).get("l1ss", (None, 0))[0]
+    off = sc.bios.get(bdf, {}).get(name, (None, 0))[0]
     stuck = 0
     for line in sc.writes:
         f = line.split()
         if f[2] == bdf and f[-1] == "ignored":
             kv = dict(w.split("=", 1) for w in f[3:] if "=" in w)
             if int(kv["off"], 16) == off:
-                stuck |= (int(kv["new"], 16) ^ int(kv["readback"], 16)) & L1SS_EN
+                stuck |= int(kv["new"], 16) ^ int(kv["readback"], 16)
     return stuck
+
+
+def l1ss_stuck(sc, bdf):
+    """The L1SS Control 1 enables of bdf that stuck (stuck_bits())."""
+    return stuck_bits(sc, bdf, "l1ss") & L1SS_EN
 
 
 def div_blacklist_l1ss(sc, got, app, offs):
