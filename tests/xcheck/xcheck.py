@@ -266,6 +266,12 @@ def bios_state_kept(sc, app, bdf, mask):
         return (d & 1, u & 1, u & d & 2)
     if mask == 0x0003:
         bios = (0, 0, 0) if rec.get("support") == "none" else aspm(sc.bios)
+        if "target" in rec:
+            # the app's target at boot (its final registers may be after
+            # a removal reconfigured the link)
+            t = rec["target"].split(",")
+            return bios == (int("L0s" in t or "L0s-up" in t), int("L0s" in t or "L0s-dw" in t),
+                            2 if "L1" in t else 0)
         return bios == aspm(app[2], True)
     bus = dn.rsplit(":", 1)[0] + ":"
     fns = [f for f in sc.bios if f.startswith(bus)]
