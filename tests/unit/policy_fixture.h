@@ -58,15 +58,21 @@ static inline void pfx_free(struct pfx *p)
 	free(p);
 }
 
-/* The laptop-like machine of sim_platform_laptop(), enumerated (4 links). */
-static inline struct pfx *pfx_laptop(void)
+/* A machine of tests/sim/platforms.c, enumerated, with nlink links. */
+static inline struct pfx *pfx_platform(void (*build)(struct sim *s), unsigned nlink)
 {
 	struct pfx *p = pfx_new();
 
-	sim_platform_laptop(p->sim);
+	build(p->sim);
 	assert_int_equal(fx_enum(p->fx), 0);
-	assert_int_equal(p->fx->topo.nlink, 4);
+	assert_int_equal(p->fx->topo.nlink, nlink);
 	return p;
+}
+
+/* The laptop-like machine of sim_platform_laptop(), enumerated (4 links). */
+static inline struct pfx *pfx_laptop(void)
+{
+	return pfx_platform(sim_platform_laptop, 4);
 }
 
 static inline struct aspm_inputs pfx_in(bool fadt_no_aspm, bool osc_granted,

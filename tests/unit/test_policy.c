@@ -186,12 +186,7 @@ static struct pfx *switch_chain(uint8_t ep_l1_acc)
  * ================================================================ */
 static struct pfx *sanity_platform(void)
 {
-	struct pfx *p = pfx_new();
-
-	sim_platform_sanity(p->sim);
-	assert_int_equal(fx_enum(p->fx), 0);
-	assert_int_equal(p->fx->topo.nlink, 2);
-	return p;
+	return pfx_platform(sim_platform_sanity, 2);
 }
 
 /* ================================================================
@@ -1240,12 +1235,7 @@ static void test_force_turns_l1ss_off_with_l1_off(void **state)
  */
 static struct pfx *pcipm_platform(void)
 {
-	struct pfx *p = pfx_new();
-
-	sim_platform_pcipm(p->sim);
-	assert_int_equal(fx_enum(p->fx), 0);
-	assert_int_equal(p->fx->topo.nlink, 1);
-	return p;
+	return pfx_platform(sim_platform_pcipm, 1);
 }
 
 static void test_pcipm_substates_stay_at_link_init(void **state)
