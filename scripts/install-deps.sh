@@ -31,6 +31,33 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# A fresh Debian often runs unattended-upgrades (or another apt) just after boot.
+# apt-get then fails at once on its dpkg or lists lock; wait for the other one to
+# finish instead, up to APT_LOCK_WAIT seconds (default 900), and say so.
+lock_wait=${APT_LOCK_WAIT:-900}
+deadline=$(( $(date +%s) + lock_wait ))
+apt_get() {	# apt_get ARGS...: apt-get ARGS, again while another process holds apt's lock
+	said=
+	while :; do
+		if out=$(apt-get "$@" 2>&1); then
+			return 0
+		fi
+		case "$out" in
+		*"Could not get lock"* | *"Unable to lock"* | *"Unable to acquire"*) ;;
+		*)	printf '%s\n' "$out"
+			echo "install-deps: apt-get $1 failed"
+			return 1 ;;
+		esac
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			printf '%s\n' "$out"
+			echo "install-deps: gave up after ${lock_wait}s: another process still holds apt's lock (APT_LOCK_WAIT sets the wait)"
+			return 1
+		fi
+		[ -n "$said" ] || echo "install-deps: another process holds apt's lock; waiting up to ${lock_wait}s"
+		said=1
+		sleep "${APT_LOCK_POLL:-5}"
+	done
+}
+apt_get update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt_get install -y -qq --no-install-recommends $missing

@@ -40,6 +40,8 @@ suite records python3 tests/lib/run-unittests.py --name records --results "$resu
 # every tracked .py compiles and passes pyflakes; no Python in shell heredocs
 suite lint python3 tests/lint/lint.py --results "$results"
 suite house tests/lint/house.sh --results "$results"
+# scripts/install-deps.sh waits for another apt's lock (stand-ins, nothing installed)
+suite install tests/install/test-install-deps.sh --results "$results"
 # the host tool over the corpus of real machines (tests/twin/dumps) and broken dumps
 suite twin-host sh -c 'make --no-print-directory host host-san && python3 tests/twin/test_host.py --tool "$1/host-san/aspmctl" --results "$2"' sh "$BUILD" "$results"
 suite kernel tests/kernel/test-kernel.sh --results "$results"
