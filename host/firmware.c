@@ -166,6 +166,88 @@ static void note_root(struct host_fw *fw, const struct twin_fn *f)
 	fw->nroots++;
 }
 
+static bool bus_has_fn(const struct twin *t, uint16_t seg, uint8_t bus)
+{
+	for (unsigned i = 0; i < t->nfn; i++)
+		if (t->fn[i].addr.seg == seg && t->fn[i].addr.bus == bus)
+			return true;
+	return false;
+}
+
+/* The PCI Express Device/Port Type of a port (Root Port, Switch Upstream
+ * or Downstream Port; PCIe r5.0 sec 7.5.3.2), or -1 for anything else. */
+static int port_type(const struct twin_fn *f)
+{
+	unsigned type;
+
+	if (!f->caps.pcie || f->caps.pcie + 4u > f->known ||
+	    (f->cfg[PCI_HEADER_TYPE] & 0x7f) != 1)
+		return -1;
+	type = (f->cfg[f->caps.pcie + PCI_EXP_FLAGS] >> 4) & 0xf;
+	return type == PCI_EXP_TYPE_ROOT_PORT || type == PCI_EXP_TYPE_DOWNSTREAM ||
+	       type == PCI_EXP_TYPE_UPSTREAM ? (int)type : -1;
+}
+
+static unsigned cfg16(const struct twin_fn *f, unsigned off)
+{
+	return off + 2 <= f->known ? (unsigned)(f->cfg[off] | f->cfg[off + 1] << 8) : 0;
+}
+
+/* A Root or Downstream Port says a device is below it: the link is up
+ * (Data Link Layer Link Active, PCIe r5.0 sec 7.5.3.8) or its slot sees
+ * a card (Presence Detect State, sec 7.5.3.11). An empty slot says
+ * neither. */
+static bool device_below(const struct twin_fn *f)
+{
+	unsigned p = f->caps.pcie;
+
+	return (cfg16(f, p + PCI_EXP_LNKSTA) & PCI_EXP_LNKSTA_DLLLA) ||
+	       ((cfg16(f, p + PCI_EXP_FLAGS) & PCI_EXP_FLAGS_SLOT) &&
+		(cfg16(f, p + PCI_EXP_SLTSTA) & PCI_EXP_SLTSTA_PDS));
+}
+
+/* f is the lowest function of its device in the dump */
+static bool first_of_device(const struct twin *t, const struct twin_fn *f)
+{
+	for (unsigned fn = 0; fn < PCI_FUNC(f->addr.devfn); fn++) {
+		struct pci_addr a = { f->addr.seg, f->addr.bus, (uint8_t)((f->addr.devfn & ~7u) | fn) };
+
+		if (twin_find(t, a))
+			return false;
+	}
+	return true;
+}
+
+/* What a partial dump leaves out, said once each on stderr: function 0 of
+ * a device whose other functions are there (the scan then probes them
+ * without it), and the device below a port (no link to plan there: an
+ * empty slot, or a function nobody dumped). */
+static void fw_note_gaps(const struct twin *t)
+{
+	for (unsigned i = 0; i < t->nfn; i++) {
+		const struct twin_fn *f = &t->fn[i];
+		struct pci_addr a0 = { f->addr.seg, f->addr.bus, (uint8_t)(f->addr.devfn & ~7u) };
+		char b[16], c[16];
+
+		if (twin_fn0_not_dumped(t, a0) && first_of_device(t, f))
+			fprintf(stderr, "aspmctl: %s is not in the dump: the other functions of "
+				"its device (%s first) are scanned without it\n",
+				pci_addr_str(a0, b), pci_addr_str(f->addr, c));
+		if (port_type(f) < 0 || bus_has_fn(t, f->addr.seg, f->cfg[PCI_SECONDARY_BUS]))
+			continue;
+		if (port_type(f) == PCI_EXP_TYPE_UPSTREAM)
+			fprintf(stderr, "aspmctl: %s: no function of its secondary bus %02x is in "
+				"the dump: the switch's Downstream Ports were not dumped, so no "
+				"link below it can be planned\n",
+				pci_addr_str(f->addr, b), f->cfg[PCI_SECONDARY_BUS]);
+		else if (device_below(f))
+			fprintf(stderr, "aspmctl: %s: its link is up or its slot holds a card, "
+				"but no function of its secondary bus %02x is in the dump: "
+				"the link below it cannot be planned\n",
+				pci_addr_str(f->addr, b), f->cfg[PCI_SECONDARY_BUS]);
+	}
+}
+
 /* Every bus that holds functions and that no bridge of the dump leads
  * to is scanned as a root bus; where it holds a function that needs a
  * port above it, that port is not in the dump (a partial dump), and the
@@ -349,6 +431,7 @@ int host_fw_init(struct host_fw *fw, struct twin *t, const struct host_fadt *fad
 	}
 	root_build(fw_ptr(fw, xsdt), true, tables, 2);
 	rsdp_build(fw_ptr(fw, fw->rsdp), 2, 0, xsdt);
+	fw_note_gaps(fw->twin);
 	fw_find_roots(fw);
 	fw_ops(fw);
 	return 0;

@@ -428,7 +428,10 @@ static int scan_ari(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 
 		if (fn > 255)
 			return 0;
-		if (probe_id(s, a, &id)) {
+		rc = probe_id(s, a, &id);
+		if (rc == -AE_NODATA && fn == 0)
+			probe_all = true;	/* function 0 not known: see scan_bus() */
+		if (rc) {
 			if (probe_all)
 				continue;
 			return 0;
@@ -484,15 +487,23 @@ static void scan_bus(struct scan *s, uint16_t seg, uint8_t bus, int parent,
 			unsigned nfunc = 1;
 			uint32_t id, v;
 			uint8_t hdr;
+			int rc = probe_id(s, a, &id);
 
-			if (probe_id(s, a, &id))
-				continue;
-			pci_cfg_read32(s->c, a, 0x0c, &v);
-			hdr = (uint8_t)(v >> 16);
-			if (hdr & PCI_HEADER_TYPE_MFD)
+			if (rc == -AE_NODATA) {
+				/* function 0 not known (a dump that left it out,
+				 * the backend says so): its ID cannot tell whether
+				 * the device is multi-function, so probe them all */
 				nfunc = 8;
-			if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
-				return;
+			} else if (rc) {
+				continue;
+			} else {
+				pci_cfg_read32(s->c, a, 0x0c, &v);
+				hdr = (uint8_t)(v >> 16);
+				if (hdr & PCI_HEADER_TYPE_MFD)
+					nfunc = 8;
+				if (add_fn(s, a, id, parent, depth, hdr) == -AE_NOSPC)
+					return;
+			}
 			for (unsigned fn = 1; fn < nfunc; fn++) {
 				a.devfn = PCI_DEVFN(dev, fn);
 				if (probe_id(s, a, &id))

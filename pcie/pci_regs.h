@@ -96,6 +96,8 @@
 #define  PCI_EXP_LNKSTA_LT	0x0800	/* Link Training */
 #define  PCI_EXP_LNKSTA_SLC	0x1000	/* Slot Clock Configuration */
 #define  PCI_EXP_LNKSTA_DLLLA	0x2000
+#define PCI_EXP_SLTSTA		0x1a	/* sec 7.5.3.11 */
+#define  PCI_EXP_SLTSTA_PDS	0x0040	/* Presence Detect State */
 #define PCI_EXP_SLTCAP		0x14
 #define  PCI_EXP_SLTCAP_HPC	0x00000040	/* Hot-Plug Capable */
 #define PCI_EXP_DEVCAP2		0x24

@@ -58,7 +58,8 @@ suite difffuzz make --no-print-directory difffuzz N=20 SEED=1 DIFFFUZZ_ARGS=--no
 	DIFFFUZZ_PY="--no-reduce --open tests/difffuzz/open.tsv --found $BUILD/difffuzz/found"
 suite twin make --no-print-directory twin TWIN_ARGS="--no-build --groups force" \
 	TWIN_DUMPS="$(printf 'tests/twin/dumps/%s.txt ' asus-laptop-whiskeylake-mx150 asus-p6t6 \
-		lenovo-laptop-17aa-225a-partial freescale-p2020-board) tests/twin/damaged/samsung-np350v5c.txt"
+		lenovo-laptop-17aa-225a-partial freescale-p2020-board) tests/twin/shapes/rootport-fn4-gpu.txt \
+		tests/twin/damaged/samsung-np350v5c.txt"
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
 suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"
 suite secureboot tests/qemu/secureboot.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-secureboot" --results "$results"

@@ -122,6 +122,24 @@ static uint32_t all_ones(unsigned width)
 	return width == 4 ? 0xffffffff : (1u << (8 * width)) - 1;
 }
 
+/* Function 0 of a device is not in the dump, but another function of the
+ * same device is: a dump that left it out (a bug report pastes the port
+ * and its device), not a device without function 0, which hardware cannot
+ * have (PCI r3.0 sec 6.2.1: a multi-function device implements function
+ * 0). */
+bool twin_fn0_not_dumped(const struct twin *t, struct pci_addr a)
+{
+	if (PCI_FUNC(a.devfn) != 0 || twin_find(t, a))
+		return false;
+	for (unsigned fn = 1; fn < 8; fn++) {
+		struct pci_addr s = { a.seg, a.bus, (uint8_t)(a.devfn | fn) };
+
+		if (twin_find(t, s))
+			return true;
+	}
+	return false;
+}
+
 static int twin_read(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
 		     uint32_t *val)
 {
@@ -130,6 +148,11 @@ static int twin_read(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
 
 	t->reads++;
 	*val = all_ones(width);
+	if (!f && twin_fn0_not_dumped(t, a)) {
+		/* unknown, not absent: the scan probes the other functions */
+		t->unknown_reads++;
+		return -AE_NODATA;
+	}
 	if (!f) {
 		t->absent_reads++;
 		return 0;

@@ -57,6 +57,9 @@ int twin_parse(struct twin *t, const char *buf, size_t len, struct twin_err *e);
 int twin_load(struct twin *t, const char *path, struct twin_err *e);
 void twin_free(struct twin *t);
 struct twin_fn *twin_find(const struct twin *t, struct pci_addr a);
+/* a is function 0 of a device, not in the dump, while another function
+ * of that device is: reads of it give -AE_NODATA (docs/twin.md) */
+bool twin_fn0_not_dumped(const struct twin *t, struct pci_addr a);
 
 extern const struct pci_cfg_ops twin_cfg_ops;	/* ctx = struct twin * */
 

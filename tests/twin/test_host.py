@@ -137,6 +137,54 @@ def corpus(tool, dumps, work):
             clear_leaves_links_off(name, out, after)
 
 
+def partial_dumps(tool, shapes):
+    """Dumps of the shapes bug reports have (tests/twin/shapes/README.md):
+    what is missing is said on stderr, and the links whose both ends are
+    there are planned."""
+    def counts(out):
+        m = re.search(r"PCI: (\d+) function\(s\), (\d+) link\(s\)", out)
+        return (int(m.group(1)), int(m.group(2))) if m else None
+
+    def links(out):
+        return {(r["up"], r["down"]): r for r in records.parse_all(out, ["link"])}
+    path = os.path.join(shapes, "rootport-fn4-gpu.txt")
+    rc, out, err = run(tool, "--from-dump", path, "plan", "--policy", "clear")
+    check(rc == 0 and counts(out) == (2, 1) and
+          ("0000:00:1c.4", "0000:02:00.0") in links(out) and
+          links(out)[("0000:00:1c.4", "0000:02:00.0")]["action"] == "clear",
+          "port 00:1c.4 and its GPU, function 0 of 00:1c not dumped: 2 functions, the link planned")
+    check("0000:00:1c.0 is not in the dump" in err and "0000:00:1c.4" in err,
+          "port at function 4 alone: stderr says function 0 of its device is not in the dump")
+    path = os.path.join(shapes, "switch-upstream-fn2.txt")
+    rc, out, err = run(tool, "--from-dump", path, "report")
+    check(rc == 0 and counts(out) == (1, 0) and "0000:00:01.0 is not in the dump" in err and
+          "Downstream Ports were not dumped" in err and "the port above it is not in the dump" in err,
+          "lone Switch Upstream Port at 00:01.2: found, and both missing link ends said on stderr")
+    path = os.path.join(shapes, "rootport-alone.txt")
+    rc, out, err = run(tool, "--from-dump", path, "report")
+    check(rc == 0 and counts(out) == (1, 0) and
+          "no function of its secondary bus 02 is in the dump" in err,
+          "Root Port without the device below (link up): stderr says the link has no function in the dump")
+    path = os.path.join(shapes, "ich7-desktop-l1.txt")
+    rc, out, err = run(tool, "--from-dump", path, "plan", "--policy", "keep")
+    lk = links(out)
+    check(rc == 0 and not err.strip() and
+          "l1-latency" in lk.get(("0000:00:1c.0", "0000:01:00.0"), {}).get("reason", "") and
+          "pre-1.1" in lk.get(("0000:00:1c.1", "0000:02:00.0"), {}).get("reason", ""),
+          "ICH7 shape under keep: BIOS L1 cut by the L1 latency on one link, by pre-1.1 on the other")
+
+
+def whole_machines_quiet(tool, dumps):
+    """A whole machine's dump leaves nothing out: no partial-dump note
+    (empty slots say neither link up nor a card present)."""
+    for f in ("asus-laptop-whiskeylake-mx150.txt", "vmware-vm-440bx.txt", "asus-p6t6.txt"):
+        rc, out, err = run(tool, "--from-dump", os.path.join(dumps, f), "report")
+        check(rc == 0 and "in the dump" not in err,
+              "%s: a whole machine: no partial-dump note on stderr%s" % (f, "" if rc or
+                                                                          "in the dump" not in err
+                                                                          else ": " + err.strip()))
+
+
 def fadt_bytes(iapc, length=276):
     """A FADT of `length` bytes with IAPC_BOOT_ARCH (offset 109), checksummed."""
     t = bytearray(length)
@@ -290,6 +338,9 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     corpus(a.tool, a.dumps, a.work)
     damaged(a.tool)
+    corpus(a.tool, os.path.join(HERE, "shapes"), a.work)
+    partial_dumps(a.tool, os.path.join(HERE, "shapes"))
+    whole_machines_quiet(a.tool, a.dumps)
     laptop = os.path.join(a.dumps, "asus-laptop-whiskeylake-mx150.txt")
     fadt_options(a.tool, laptop, a.work)
     sysfs(a.tool, laptop, a.work)

@@ -744,6 +744,45 @@ static void test_real_dump(void **state)
 	twin_free(&tw);
 }
 
+/* A bug report's paste: a Root Port at 00:1c.4 and the device below it.
+ * Function 0 of 00:1c is not in the dump: its reads are unknown
+ * (-AE_NODATA), not absent, and the engine scans the other functions, so
+ * the link is found; a device with no function in the dump stays absent. */
+static void test_fn0_not_dumped(void **state)
+{
+	struct ecam_window r = { .base = 0xe0000000, .segment = 0, .bus_start = 0,
+				 .bus_end = 0xff };
+	struct pcie_topo t = { .fn = efn, .cap_fn = 512, .link = elink, .cap_link = 256 };
+	uint32_t v;
+
+	(void)state;
+	reset();
+	make_fn(cfg_a, &RP);
+	cfg_a[PCI_HEADER_TYPE] = 0x81;	/* a multi-function device's port */
+	cfg_a[PCI_PRIMARY_BUS] = 0;
+	cfg_a[PCI_SECONDARY_BUS] = 2;
+	cfg_a[PCI_SUBORDINATE_BUS] = 2;
+	emit("00:1c.4 x", cfg_a, 4096);
+	make_fn(cfg_b, &EP);
+	emit("02:00.0 x", cfg_b, 4096);
+	build();
+	assert_true(twin_fn0_not_dumped(&tw, AT(0, 0x1c, 0)));
+	assert_false(twin_fn0_not_dumped(&tw, AT(0, 0x1d, 0)));
+	assert_false(twin_fn0_not_dumped(&tw, AT(0, 0x1c, 4)));
+	assert_false(twin_fn0_not_dumped(&tw, AT(2, 0, 0)));
+	assert_int_equal(pci_cfg_read32(&cfg, AT(0, 0x1c, 0), 0, &v), -AE_NODATA);
+	assert_int_equal(v, 0xffffffff);
+	assert_int_equal(pci_cfg_read32(&cfg, AT(0, 0x1d, 0), 0, &v), 0);
+	assert_int_equal(v, 0xffffffff);
+	assert_int_equal(pcie_enumerate(&cfg, &r, 1, NULL, &t), 0);
+	assert_int_equal(t.nfn, 2);
+	assert_int_equal(t.nlink, 1);
+	assert_true(pci_addr_eq(t.fn[0].addr, AT(0, 0x1c, 4)));
+	assert_true(pci_addr_eq(t.fn[1].addr, AT(2, 0, 0)));
+	assert_int_equal(cfg.writes, 0);
+	twin_free(&tw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -760,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_export_sim),
 		cmocka_unit_test(test_real_dump),
+		cmocka_unit_test(test_fn0_not_dumped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,7 @@ xcheck: $(BUILD)/xcheck/xcheck
 # under every group; the damaged dumps must be refused as expected.
 # TWIN_DUMPS: the dumps; TWIN_ARGS: more options
 # (e.g. --no-build, --groups force).
-TWIN_DUMPS ?= $(wildcard tests/twin/dumps/*.txt tests/twin/damaged/*.txt)
+TWIN_DUMPS ?= $(wildcard tests/twin/dumps/*.txt tests/twin/shapes/*.txt tests/twin/damaged/*.txt)
 TWIN_ARGS ?=
 
 .PHONY: twin

@@ -60,6 +60,12 @@ GROUPS = {
     "supersave": "pcie_aspm.policy=powersupersave",
 }
 GROUP_ORDER = ["keep", "force", "fadt", "clear", "notouch", "supersave"]   # keep first: it dumps the FACP
+# reference boots of the unpatched kernel alone, on a group's keep
+# scenarios (the outcome "unpatched:GROUP"): what it does with
+# pcie_aspm=force and the default policy (tests/difffuzz/difffuzz.py says
+# why that is its behaviour under the FADT bit)
+REF_GROUPS = {"force-default": "pcie_aspm=force"}
+GROUPS.update(REF_GROUPS)
 # groups whose patched-kernel records are not compared: the series has no
 # powersupersave action (the kernel's records say keep there)
 NO_RECORDS = ("supersave",)
@@ -767,7 +773,7 @@ def bios_kept(got, sc):
     return "; ".join(bad)
 
 
-def check(sc, kernel, expect, got, ref_app, ref_patched):
+def check(sc, kernel, expect, got, ref_app, ref_patched, ref_unpatched=None):
     tag = "%s %s" % (kernel, sc.name)
     offs = sc.offsets()
     # the kernel prints a link's record at link init, before the
@@ -827,6 +833,14 @@ def check(sc, kernel, expect, got, ref_app, ref_patched):
     elif expect == "bios":
         why = bios_kept(got, sc)
         report("%s: BIOS state kept" % tag, not why, why)
+    elif expect.startswith("unpatched:"):
+        rg = expect.split(":", 1)[1]
+        if ref_unpatched is None:
+            report("%s: same as the unpatched kernel under %s" % (tag, rg), False,
+                   "no result of the unpatched kernel under %s" % rg)
+            return
+        why = same_as(got, ref_unpatched, offs, kernel, "unpatched-" + rg)
+        report("%s: same as the unpatched kernel under %s" % (tag, rg), not why, why)
     elif expect.startswith("div:"):
         fn = DIVERGENCES.get(expect[4:])
         if fn is None:
@@ -911,15 +925,57 @@ def boot_group(tk, kern, initrd, gen, facp, guests, times, outdir, k, g, tag, na
     return facp
 
 
+def ref_boots(tk, kern, initrd, gen, facp, guests, times, outdir, all_scs, scs, kernels):
+    """The outcome unpatched:GROUP holds the unpatched kernel to its own
+    result on the same part's keep scenario under GROUP (keep, or a
+    REF_GROUPS boot): boots what the group runs did not already boot;
+    returns {scenario name: that result}."""
+    if "unpatched" not in kernels:
+        return {}
+    by_name = {s.name: s for s in all_scs}
+    need = {}       # ref group: [keep scenarios]
+    pairs = []
+    for sc in scs:
+        if not sc.unpatched.startswith("unpatched:"):
+            continue
+        rg = sc.unpatched.split(":", 1)[1]
+        ksc = by_name.get(sc.name.rsplit(".", 1)[0] + ".keep")
+        if ksc is None:
+            continue
+        pairs.append((sc, rg, ksc))
+        if ("unpatched", rg, ksc.name) not in guests and ksc not in need.setdefault(rg, []):
+            need[rg].append(ksc)
+    for rg, ref in need.items():
+        for bi, batch in enumerate(batches(ref)):
+            tag = "unpatched-ref-%s" % rg + ("-%d" % (bi + 1) if bi else "")
+            facp = boot_group(tk, kern, initrd, gen, facp, guests, times, outdir, "unpatched",
+                              rg, tag, ",".join(s.name for s in batch))
+    out = {}
+    for sc, rg, ksc in pairs:
+        gu = guests.get(("unpatched", rg, ksc.name))
+        if gu is not None:
+            out[sc.name] = gu.scenario(ksc)
+    return out
+
+
+# Notes the host tool may give any dump (docs/twin.md, "Not a scenario"):
+# documented outcomes, not failures, unless expect.tsv says otherwise. A
+# refusal is a failure unless expected: nothing of that dump was compared.
+DOCUMENTED_NOTES = ("noexport", "orphans")
+
+
 def expect_notes(path, notes_path, scs):
     """Expected outcomes as data (tests/twin/expect.tsv): rows
          scenario PATTERN GROUP PATCHED UNPATCHED   (fnmatch on the name;
                                                      GROUP, PATCHED,
                                                      UNPATCHED may be *)
-         note     NAME    KIND                      (a dump refused, a part
+         note     DUMP[@ROOT] KIND                  (a dump refused, a part
                                                      not exported, ...)
-    override index.tsv's outcomes; every note of the host tool
-    (notes.tsv) must be expected, and every expected note must be there."""
+    override index.tsv's outcomes. DUMP is content:KEY, the dump's content
+    key (notes.tsv's "dump" lines), so that a copy under another name gets
+    the same verdict. Every expected note of a dump in the run must be
+    there; a note not expected passes when its kind is a documented
+    outcome (DOCUMENTED_NOTES), and fails otherwise."""
     rows = [l.split("\t") for l in open(path).read().splitlines()
             if l.strip() and not l.startswith("#")]
     for sc in scs:
@@ -928,23 +984,35 @@ def expect_notes(path, notes_path, scs):
                     and r[2] in ("*", sc.group):
                 sc.patched = sc.patched if r[3] == "*" else r[3]
                 sc.unpatched = sc.unpatched if r[4] == "*" else r[4]
-    have, dumps = set(), set()
+    expected = {(r[1], r[2]) for r in rows if r[0] == "note"}
+    keys, have = {}, set()
+    notes = []
     if os.path.exists(notes_path):
         for l in open(notes_path).read().splitlines():
             if l.startswith("#") or not l.strip():
                 continue
             kind, name, msg = l.split("\t", 2)
-            dumps.add(name.split("@")[0])
-            if kind == "loaded":
-                continue
-            have.add((name, kind))
-            report("host %s: %s (%s)" % (name, kind, msg), (name, kind) in
-                   {(r[1], r[2]) for r in rows if r[0] == "note"},
-                   "not expected (tests/twin/expect.tsv)")
+            if kind == "dump":
+                keys[name] = msg.split()[0]
+            elif kind != "loaded":
+                notes.append((kind, name, msg))
+
+    def by_content(name):
+        stem, _, root = name.partition("@")
+        return keys.get(stem, "") + ("@" + root if root else "")
+    for kind, name, msg in notes:
+        key = by_content(name)
+        have.add((key, kind))
+        if (key, kind) in expected:
+            report("host %s (%s): %s (%s)" % (name, key, kind, msg), True, "")
+        else:
+            report("host %s (%s): %s, a documented outcome (%s)" % (name, key, kind, msg),
+                   kind in DOCUMENTED_NOTES, "not expected (tests/twin/expect.tsv)")
     # of the dumps this run was given
-    want = {(r[1], r[2]) for r in rows if r[0] == "note" and r[1].split("@")[0] in dumps}
-    for name, kind in sorted(want - have):
-        report("host %s: %s" % (name, kind), False, "expected, but the host tool did not say so")
+    run = set(keys.values())
+    for key, kind in sorted(expected - have):
+        if key.split("@")[0] in run:
+            report("host %s: %s" % (key, kind), False, "expected, but the host tool did not say so")
 
 
 def main():
@@ -964,6 +1032,7 @@ def main():
     rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(a.scenarios, "index.tsv"))
             if l.strip() and not l.startswith("#")]
     scs = [Scenario(r, a.scenarios) for r in rows]
+    all_scs = list(scs)
     if a.expect:
         LNK_FINAL[0] = LNK_TRACK
         EXTRA_APPEND[0] = " log_buf_len=16M"
@@ -992,6 +1061,7 @@ def main():
                 tag = "%s-%s" % (k, g) + ("-%d" % (bi + 1) if bi else "")
                 facp = boot_group(tk, kern, initrd, gen, facp, guests, times, a.out, k, g, tag, names,
                                   disable)
+    refs = ref_boots(tk, kern, initrd, gen, facp, guests, times, a.out, all_scs, scs, kernels)
     print("# boots: %d, %.0fs in all" % (len(times), sum(times)))
 
     for sc in scs:
@@ -1009,7 +1079,7 @@ def main():
         for k in kernels:
             if k in res:
                 check(sc, k, sc.patched if k == "patched" else sc.unpatched, res[k], app,
-                      res.get("patched"))
+                      res.get("patched"), refs.get(sc.name))
     return 0 if all(results) else 1
 
 
