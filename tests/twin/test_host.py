@@ -117,7 +117,7 @@ def damaged(tool):
 
 
 def corpus(tool, dumps, work):
-    for f in sorted(os.listdir(dumps)):
+    for f in sorted(x for x in os.listdir(dumps) if x.endswith(".txt")):
         path, name = os.path.join(dumps, f), f
         rc, out, err = run(tool, "--from-dump", path, "report")
         want = lspci_functions(path)
