@@ -24,7 +24,7 @@ EFI_SRCS	:= $(wildcard efi/*.c)
 CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h app/*.h)
 
 .SECONDARY:
-.PHONY: all deps run unit test clean host host-san matrix kernel fuzz bench qemu-smoke \
+.PHONY: all run unit test clean host host-san matrix kernel fuzz bench qemu-smoke \
 	qemu-selftest validate-expect sign
 all: $(BUILD)/aspmctl.efi
 

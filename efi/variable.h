@@ -7,7 +7,6 @@
 #include "../app/app.h"
 
 /* The project's vendor GUID: 5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13 */
-#define ASPMCTL_VENDOR_GUID_STR "5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13"
 #define ASPMCTL_VENDOR_GUID \
 	{ 0x5b3c4e1a, 0x9f2d, 0x4c7e, \
 	  { 0x8a, 0x61, 0x2d, 0x0e, 0x6f, 0x4b, 0x9c, 0x13 } }

@@ -56,116 +56,156 @@ static void put_num(struct fmt_dst *d, unsigned long long v, bool neg,
 		put_pad(d, ' ', width - len);
 }
 
+/* One conversion specification: %[-0][width][.prec][l|ll|z|h]conv. */
+struct fmt_spec {
+	bool left, zero;
+	int width, prec, lng;
+};
+
+static int parse_int(const char **f, va_list *ap)
+{
+	int v = 0;
+
+	if (**f == '*') {
+		(*f)++;
+		return va_arg(*ap, int);
+	}
+	while (**f >= '0' && **f <= '9')
+		v = v * 10 + (*(*f)++ - '0');
+	return v;
+}
+
+/* Parse the flags, width, precision and length of the specification at
+ * *f (just after '%'); leaves *f at the conversion character. */
+static void parse_spec(const char **f, va_list *ap, struct fmt_spec *sp)
+{
+	*sp = (struct fmt_spec){ .prec = -1 };
+	for (;; (*f)++) {
+		if (**f == '-')
+			sp->left = true;
+		else if (**f == '0')
+			sp->zero = true;
+		else
+			break;
+	}
+	sp->width = parse_int(f, ap);
+	if (**f == '.') {
+		(*f)++;
+		sp->prec = parse_int(f, ap);
+	}
+	for (;; (*f)++) {
+		if (**f == 'l')
+			sp->lng++;
+		else if (**f == 'z')
+			sp->lng = 3;
+		else if (**f == 'h')
+			sp->lng = sp->lng > 0 ? sp->lng : -1;
+		else
+			break;
+	}
+}
+
+static void put_signed(struct fmt_dst *d, const struct fmt_spec *sp, va_list *ap)
+{
+	long long s;
+	unsigned long long u;
+
+	if (sp->lng >= 2)
+		s = va_arg(*ap, long long);
+	else if (sp->lng == 1 || sp->lng == 3)
+		s = va_arg(*ap, long);
+	else
+		s = va_arg(*ap, int);
+	u = s < 0 ? (unsigned long long)(-(s + 1)) + 1 : (unsigned long long)s;
+	put_num(d, u, s < 0, 10, false, sp->width, sp->zero, sp->left);
+}
+
+static void put_unsigned(struct fmt_dst *d, const struct fmt_spec *sp, char conv,
+			 va_list *ap)
+{
+	unsigned long long u;
+
+	if (sp->lng >= 2)
+		u = va_arg(*ap, unsigned long long);
+	else if (sp->lng == 1 || sp->lng == 3)
+		u = va_arg(*ap, unsigned long);
+	else
+		u = va_arg(*ap, unsigned int);
+	put_num(d, u, false, conv == 'u' ? 10 : 16, conv == 'X', sp->width,
+		sp->zero, sp->left);
+}
+
+static void put_str(struct fmt_dst *d, const struct fmt_spec *sp, const char *str)
+{
+	int len = 0;
+
+	if (!str)
+		str = "(null)";
+	while (str[len] && (sp->prec < 0 || len < sp->prec))
+		len++;
+	if (!sp->left)
+		put_pad(d, ' ', sp->width - len);
+	for (int i = 0; i < len; i++)
+		put_char(d, str[i]);
+	if (sp->left)
+		put_pad(d, ' ', sp->width - len);
+}
+
+/* Convert one specification whose conversion character is conv. */
+static void put_conv(struct fmt_dst *d, const struct fmt_spec *sp, char conv,
+		     va_list *ap)
+{
+	switch (conv) {
+	case 'd':
+	case 'i':
+		put_signed(d, sp, ap);
+		break;
+	case 'u':
+	case 'x':
+	case 'X':
+		put_unsigned(d, sp, conv, ap);
+		break;
+	case 'p':
+		put_char(d, '0');
+		put_char(d, 'x');
+		put_num(d, (uintptr_t)va_arg(*ap, void *), false, 16, false, 0, false,
+			false);
+		break;
+	case 'c':
+		put_char(d, (char)va_arg(*ap, int));
+		break;
+	case 's':
+		put_str(d, sp, va_arg(*ap, const char *));
+		break;
+	case '%':
+		put_char(d, '%');
+		break;
+	default:
+		put_char(d, '%');
+		put_char(d, conv);
+		break;
+	}
+}
+
 static void fmt_core(struct fmt_dst *d, const char *f, va_list ap)
 {
+	va_list aq;
+
+	va_copy(aq, ap);
 	for (; *f; f++) {
-		bool left = false, zero = false, upper = false;
-		int width = 0, prec = -1, lng = 0;
-		unsigned long long u;
-		long long s;
+		struct fmt_spec sp;
 
 		if (*f != '%') {
 			put_char(d, *f);
 			continue;
 		}
 		f++;
-		for (;; f++) {
-			if (*f == '-')
-				left = true;
-			else if (*f == '0')
-				zero = true;
-			else
-				break;
-		}
-		if (*f == '*') {
-			width = va_arg(ap, int);
-			f++;
-		} else {
-			while (*f >= '0' && *f <= '9')
-				width = width * 10 + (*f++ - '0');
-		}
-		if (*f == '.') {
-			f++;
-			prec = 0;
-			if (*f == '*') {
-				prec = va_arg(ap, int);
-				f++;
-			} else {
-				while (*f >= '0' && *f <= '9')
-					prec = prec * 10 + (*f++ - '0');
-			}
-		}
-		for (;; f++) {
-			if (*f == 'l')
-				lng++;
-			else if (*f == 'z')
-				lng = 3;
-			else if (*f == 'h')
-				lng = lng > 0 ? lng : -1;
-			else
-				break;
-		}
-		switch (*f) {
-		case 'd':
-		case 'i':
-			if (lng >= 2)
-				s = va_arg(ap, long long);
-			else if (lng == 1 || lng == 3)
-				s = va_arg(ap, long);
-			else
-				s = va_arg(ap, int);
-			u = s < 0 ? (unsigned long long)(-(s + 1)) + 1 : (unsigned long long)s;
-			put_num(d, u, s < 0, 10, false, width, zero, left);
+		parse_spec(&f, &aq, &sp);
+		if (!*f)
 			break;
-		case 'u':
-		case 'x':
-		case 'X':
-			if (lng >= 2)
-				u = va_arg(ap, unsigned long long);
-			else if (lng == 1 || lng == 3)
-				u = va_arg(ap, unsigned long);
-			else
-				u = va_arg(ap, unsigned int);
-			upper = *f == 'X';
-			put_num(d, u, false, *f == 'u' ? 10 : 16, upper, width,
-				zero, left);
-			break;
-		case 'p':
-			u = (uintptr_t)va_arg(ap, void *);
-			put_char(d, '0');
-			put_char(d, 'x');
-			put_num(d, u, false, 16, false, 0, false, false);
-			break;
-		case 'c':
-			put_char(d, (char)va_arg(ap, int));
-			break;
-		case 's': {
-			const char *str = va_arg(ap, const char *);
-			int len = 0;
-
-			if (!str)
-				str = "(null)";
-			while (str[len] && (prec < 0 || len < prec))
-				len++;
-			if (!left)
-				put_pad(d, ' ', width - len);
-			for (int i = 0; i < len; i++)
-				put_char(d, str[i]);
-			if (left)
-				put_pad(d, ' ', width - len);
-			break;
-		}
-		case '%':
-			put_char(d, '%');
-			break;
-		case '\0':
-			return;
-		default:
-			put_char(d, '%');
-			put_char(d, *f);
-			break;
-		}
+		put_conv(d, &sp, *f, &aq);
 	}
+	va_end(aq);
 }
 
 int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)

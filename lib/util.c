@@ -76,27 +76,3 @@ int hex_digit(char c)
 	return -1;
 }
 
-int parse_u64(const char *s, unsigned base, uint64_t *out)
-{
-	uint64_t v = 0;
-	int d;
-
-	if (!s || !*s)
-		return -AE_INVAL;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		if (!*s)
-			return -AE_INVAL;
-	}
-	for (; *s; s++) {
-		d = hex_digit(*s);
-		if (d < 0 || (unsigned)d >= base)
-			return -AE_INVAL;
-		if (v > (UINT64_MAX - (uint64_t)d) / base)
-			return -AE_RANGE;
-		v = v * base + (uint64_t)d;
-	}
-	*out = v;
-	return 0;
-}

@@ -45,8 +45,4 @@ int str_ncmp(const char *a, const char *b, size_t n);
 /* Copy with truncation; always NUL-terminates when size > 0. */
 void str_copy(char *dst, const char *src, size_t size);
 
-/* Parse an unsigned number in base 10, or 16 with a 0x prefix or when
- * base is 16. The whole string must be consumed. */
-int parse_u64(const char *s, unsigned base, uint64_t *out);
-
 #endif

@@ -282,27 +282,6 @@ unsigned aspm_reread_link_lnkcap(struct pci_cfg *c, struct pcie_topo *t, int li)
 	return changed;
 }
 
-unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t)
-{
-	unsigned changed = 0;
-
-	for (unsigned i = 0; i < t->nfn; i++) {
-		struct pcie_fn *f = &t->fn[i];
-		uint32_t v;
-
-		if (!(f->flags & FN_PCIE) || (f->up_link < 0 && f->down_link < 0))
-			continue;
-		if (pci_cfg_read32(c, f->addr, f->pcie_cap + PCI_EXP_LNKCAP, &v) ||
-		    v == 0xffffffff)
-			continue;
-		if (v != f->lnkcap) {
-			f->lnkcap = v;
-			changed++;
-		}
-	}
-	return changed;
-}
-
 void aspm_read_l1ss_regs(struct pci_cfg *c, struct pcie_topo *t)
 {
 	for (unsigned i = 0; i < t->nfn; i++) {

@@ -31,11 +31,9 @@ int aspm_apply(struct pci_cfg *c, struct pcie_topo *t, struct aspm_plan *p,
 	       unsigned from, const struct aspm_env *env,
 	       struct aspm_apply_stats *st);
 
-/* After Common Clock Configuration: re-read LNKCAP of every function on a
- * link (exit latencies may change, PCIe r5.0 sec 7.5.3.6). Returns how
- * many LNKCAP values changed. */
-unsigned aspm_reread_lnkcap(struct pci_cfg *c, struct pcie_topo *t);
-/* The same for the functions at both ends of link li. */
+/* After Common Clock Configuration: re-read LNKCAP of the functions at both
+ * ends of link li (exit latencies may change, PCIe r5.0 sec 7.5.3.6).
+ * Returns how many LNKCAP values changed. */
 unsigned aspm_reread_link_lnkcap(struct pci_cfg *c, struct pcie_topo *t, int li);
 
 /* powersupersave: read L1 PM Substates Control 2, and Device

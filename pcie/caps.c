@@ -61,11 +61,6 @@ int pci_find_cap_hdr(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *
 	return -AE_NOENT;
 }
 
-int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos)
-{
-	return pci_find_cap_hdr(c, a, id, pos, NULL);
-}
-
 int pci_find_ext_caps(struct pci_cfg *c, struct pci_addr a, const uint16_t *ids,
 		      uint16_t *pos, unsigned n)
 {

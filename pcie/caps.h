@@ -8,7 +8,6 @@
 
 #include "cfg.h"
 
-int pci_find_cap(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos);
 int pci_find_cap_hdr(struct pci_cfg *c, struct pci_addr a, uint8_t id, uint8_t *pos,
 		     uint32_t *hdr);
 int pci_find_ext_cap(struct pci_cfg *c, struct pci_addr a, uint16_t id,

@@ -81,7 +81,6 @@ struct aspm_plan {
 	enum aspm_action action;
 };
 
-#define ASPM_MAX_REASONS 16
 /* Why a link ends where it does, for the records. */
 struct aspm_link_plan {
 	uint8_t target;		/* ASPM state after the plan */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # List C functions longer than a limit (default 80 lines, opening line of
-# the definition to closing brace), outside tests/ and lib/fmt.c.
+# the definition to closing brace), outside tests/.
 #   scripts/func-length.sh [--max N] [FILE...]
 # Without FILEs: every tracked .c file of the project. Prints
 # "FILE:LINE: NAME N lines" for each long one, then a summary line, and
@@ -18,7 +18,7 @@ if [ "${1:-}" = --max ]; then
 	shift 2
 fi
 if [ $# -eq 0 ]; then
-	set -- $(git ls-files '*.c' | grep -v '^tests/' | grep -v '^lib/fmt\.c$')
+	set -- $(git ls-files '*.c' | grep -v '^tests/')
 fi
 awk -v max="$max" '
 FNR == 1 { start = 0 }

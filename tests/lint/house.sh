@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The house rules a reviewer would otherwise check by hand, as one suite:
 # acpi/, pcie/, app/ and twin/ include no UEFI header; pcie/ knows nothing
-# of ACPI; no C function outside tests/ and lib/fmt.c is over 80 lines;
+# of ACPI; no C function outside tests/ is over 80 lines;
 # no comment names a tracker issue instead of saying what a thing is.
 #   tests/lint/house.sh [--results DIR]
 set -u
