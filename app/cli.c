@@ -165,6 +165,8 @@ static int opt_path(struct cli *c, const char *opt, char *v)
 		path_slashes(v);
 	if (!v || v[0] != '\\')
 		return usage_error(c, "%s: expected an absolute ESP path like \\EFI\\x.efi", opt);
+	if (str_chr(v, ' '))
+		return usage_error(c, "'%s': paths with spaces are not supported (records are space-separated)", v);
 	if (!str_cmp(opt, "--next"))
 		c->next = v;
 	else
@@ -291,6 +293,8 @@ static int command_operands(struct cli *c, int argc, char **argv, int *i)
 		path_slashes(argv[*i]);
 		if (argv[*i][0] != '\\')
 			return usage_error(c, "dump: folder must be an absolute ESP path like \\dump, got '%s'", argv[*i]);
+		if (str_chr(argv[*i], ' '))
+			return usage_error(c, "dump: '%s': paths with spaces are not supported (records are space-separated)", argv[*i]);
 		c->dump_dir = argv[(*i)++];
 	}
 	if (c->cmd == CLI_FADT) {

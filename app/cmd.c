@@ -24,6 +24,24 @@ static int find_rsdp(struct app *a, uint64_t *phys)
 	return 0;
 }
 
+/* The `aspm fadt` record: one FADT the root table lists, what it held and
+ * what it holds now; "-" for the fields of a table that could not be read. */
+static void fadt_record(const struct out *o, const struct fadt_patch *p)
+{
+	char len[12] = "-", before[8] = "-", after[8] = "-";
+	bool invalid = p->rc && !p->length;
+
+	if (!invalid)
+		fmt_snprintf(len, sizeof(len), "%u", p->length);
+	if (!p->rc) {
+		fmt_snprintf(before, sizeof(before), "0x%04x", p->before);
+		fmt_snprintf(after, sizeof(after), "0x%04x", p->after);
+	}
+	out_printf(o, "aspm fadt at=0x%llx root=%s length=%s before=%s after=%s result=%s\n",
+		   (unsigned long long)p->phys, p->root, len, before, after,
+		   invalid ? "invalid" : p->rc ? "refused" : "ok");
+}
+
 int app_patch_fadt(struct app *a, int set, const struct out *o)
 {
 	struct fadt_patch res[8];
@@ -40,14 +58,7 @@ int app_patch_fadt(struct app *a, int set, const struct out *o)
 			      set ? 0 : FADT_IAPC_NO_ASPM, res, ARRAY_SIZE(res), &n);
 	a->ops->mem_close(a->ops->ctx);
 	for (unsigned i = 0; i < n; i++) {
-		if (res[i].rc && !res[i].length)
-			out_printf(o, "aspm fadt at=0x%llx root=%s result=invalid\n",
-				   (unsigned long long)res[i].phys, res[i].root);
-		else
-			out_printf(o, "aspm fadt at=0x%llx root=%s length=%u before=0x%04x after=0x%04x result=%s\n",
-				   (unsigned long long)res[i].phys, res[i].root,
-				   res[i].length, res[i].before, res[i].after,
-				   res[i].rc ? "refused" : "ok");
+		fadt_record(o, &res[i]);
 	}
 	return rc;
 }
@@ -132,18 +143,39 @@ static uint64_t now(struct app *a)
 	return a->ops->time_ns(a->ops->ctx);
 }
 
-static void print_stats(struct app *a, const struct out *o, uint64_t t0,
-			uint64_t t_enum)
+/* The `aspm stats` record (docs/records.md): the run's config accesses
+ * and writes, its time from t0 and, when t_enum is not 0, the time of its
+ * enumeration ("-" for a run that enumerates nothing). */
+static void stats_record(struct app *a, const struct out *o, uint64_t t0,
+			 uint64_t t_enum)
 {
-	char d1[24], d2[24];
+	char d1[24] = "-", d2[24];
 
-	format_ns(t_enum - t0, d1, sizeof(d1));
+	if (t_enum)
+		format_ns(t_enum - t0, d1, sizeof(d1));
 	format_ns(now(a) - t0, d2, sizeof(d2));
 	out_printf(o, "aspm stats reads=%llu writes=%llu refused-writes=%llu errors=%llu written=%u ignored=%u time=%s enum-time=%s\n",
 		   (unsigned long long)a->cfg.reads, (unsigned long long)a->cfg.writes,
 		   (unsigned long long)a->cfg.refused_writes,
 		   (unsigned long long)a->cfg.errors, a->r.st.written, a->r.st.ignored,
 		   d2, d1);
+}
+
+/* The `aspm dump` record: a config dump's functions, accesses, time and file. */
+static void dump_record(const struct out *o, unsigned nfn, uint64_t reads,
+			uint64_t writes, uint64_t ns, const char *path)
+{
+	char d[24];
+
+	format_ns(ns, d, sizeof(d));
+	out_printf(o, "aspm dump functions=%u reads=%llu writes=%llu time=%s file=%s\n",
+		   nfn, (unsigned long long)reads, (unsigned long long)writes, d, path);
+}
+
+static void print_stats(struct app *a, const struct out *o, uint64_t t0,
+			uint64_t t_enum)
+{
+	stats_record(a, o, t0, t_enum);
 	if (a->r.st.ignored)
 		out_printf(o, "aspmctl: %u write(s) not reflected by the hardware (see 'ignored' above)\n",
 			   a->r.st.ignored);
@@ -182,6 +214,7 @@ static int dump_to(struct app *a, const char *dir, const char *name,
 	struct out_buf b;
 	struct out d;
 	uint64_t reads = a->cfg.reads, errors = a->cfg.errors, writes = a->cfg.writes, dr;
+	uint64_t t0 = now(a);
 	bool ro = a->cfg.read_only;
 	char path[160];
 	int rc;
@@ -197,9 +230,7 @@ static int dump_to(struct app *a, const char *dir, const char *name,
 	a->cfg.errors = errors;
 	rc = app_write_result(a, &b, dir, name, o);
 	fmt_snprintf(path, sizeof(path), "%s\\%s", dir, name);
-	out_printf(o, "aspm dump functions=%u reads=%llu writes=%llu file=%s\n",
-		   a->topo.nfn, (unsigned long long)dr,
-		   (unsigned long long)(a->cfg.writes - writes), path);
+	dump_record(o, a->topo.nfn, dr, a->cfg.writes - writes, now(a) - t0, path);
 	return rc;
 }
 
@@ -290,7 +321,7 @@ int app_dump(struct app *a, const struct out *o)
 {
 	struct cli *cli = &a->cli;
 	uint64_t t0 = now(a);
-	char d[24];
+	char path[160];
 	int rc = prepare(a, o);
 
 	if (rc && rc != -AE_NOSPC)
@@ -302,21 +333,17 @@ int app_dump(struct app *a, const struct out *o)
 	rc = app_write_result(a, &a->cap.buf, cli->dump_dir, "config.txt", o);
 	/* the app's own LNKCAP/LNKCTL decoding, to set against lspci -F's */
 	pcie_dump_link_records(&a->topo, o);
-	format_ns(now(a) - t0, d, sizeof(d));
-	out_printf(o, "aspm dump functions=%u reads=%llu writes=%llu time=%s file=%s\\config.txt\n",
-		   a->topo.nfn, (unsigned long long)a->cfg.reads,
-		   (unsigned long long)a->cfg.writes, d, cli->dump_dir);
+	fmt_snprintf(path, sizeof(path), "%s\\config.txt", cli->dump_dir);
+	dump_record(o, a->topo.nfn, a->cfg.reads, a->cfg.writes, now(a) - t0, path);
 	return rc;
 }
 
 int app_fadt(struct app *a, const struct out *o)
 {
 	uint64_t t0 = now(a);
-	char d[24];
 	int rc = app_patch_fadt(a, a->cli.fadt_set, o);
 
 	/* the FADT lives in memory: no config-space access at all */
-	format_ns(now(a) - t0, d, sizeof(d));
-	out_printf(o, "aspm stats reads=0 writes=0 time=%s\n", d);
+	stats_record(a, o, t0, 0);
 	return rc;
 }

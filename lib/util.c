@@ -54,6 +54,15 @@ int str_cmp(const char *a, const char *b)
 	return str_ncmp(a, b, (size_t)-1);
 }
 
+/* The first c in s, or NULL (c is not '\0'). */
+const char *str_chr(const char *s, char c)
+{
+	for (; *s; s++)
+		if (*s == c)
+			return s;
+	return NULL;
+}
+
 void str_copy(char *dst, const char *src, size_t size)
 {
 	size_t i;

@@ -39,6 +39,7 @@ void mem_copy(void *dst, const void *src, size_t n);
 int mem_cmp(const void *a, const void *b, size_t n);
 size_t str_len(const char *s);
 int str_cmp(const char *a, const char *b);
+const char *str_chr(const char *s, char c);
 /* The value of one hex digit (either case), or -1. */
 int hex_digit(char c);
 int str_ncmp(const char *a, const char *b, size_t n);

@@ -174,7 +174,7 @@ uint32_t aspm_l1_acceptable_ns(uint32_t devcap)
  * function without the PCI Express capability reads 0, which is
  * PCI_EXP_TYPE_ENDPOINT, and its cached Device Capabilities is 0, so it
  * accepts 64 ns of L0s and 1 us of L1 exit latency. It counts where its
- * link is not blacklisted (clear, notouch: found by make difffuzz,
+ * link is not blacklisted (under clear and notouch too; the case is
  * tests/xcheck/found/5f9f43e4d35cabca-clear.txt) and in the recheck
  * after a removal, on the links above it.
  */

@@ -482,13 +482,11 @@ static int config_link(struct aspm_plan *p, struct pcie_topo *t, int li,
 	 * but the PCI-PM substates Linux keeps at link init */
 	link_cfg_bits(&c, state);
 	/*
-	 * pcie_config_aspm_link(): nothing to do when the link is already
-	 * in the requested state (link->aspm_enabled, read from function 0
-	 * and the upstream port). Under keep that is the BIOS state, and the
-	 * bits the BIOS left on other functions stay, as in Linux. Every
-	 * other action looks at every register: all functions on the
-	 * downstream side end with the same value (Linux 6.1 compares only
-	 * the link's aggregated state, docs/policy.md).
+	 * Nothing to do when the link is already in the requested state
+	 * (pcie_config_aspm_link(): link->aspm_enabled, from function 0 and
+	 * the upstream port); under keep the BIOS's bits on other functions
+	 * stay. Every other action makes every downstream function equal
+	 * (docs/policy.md).
 	 */
 	if (!(how & (CFG_CLEAR | CFG_EVERY_FN)) && l->aspm_enabled == state)
 		return 0;
@@ -565,15 +563,12 @@ static uint8_t link_target_excl(const struct pcie_topo *t, const struct pcie_lin
 	if (!(s & ASPM_STATE_L1))
 		s &= (uint8_t)~ASPM_STATE_L1SS;
 	/*
-	 * "Spec says both ports must be in D0 before enabling PCI PM
-	 * substates": pcie_config_aspm_link() keeps the PCI-PM substates
-	 * as enabled while either end's power state is not D0. At link init
-	 * every function's is still PCI_UNKNOWN (pci_setup_device()), and
-	 * pci_enable_device() later finds D0 without a state change, so no
-	 * pcie_aspm_pm_state_change() follows: under the policies applied at
-	 * link init the BIOS's PCI-PM substates stay (found by make
-	 * difffuzz, docs/difffuzz.md class F). Not on a blacklisted link,
-	 * whose substates the app clears (blacklist-l1ss).
+	 * Both ends must be in D0 before PCI-PM substates are enabled
+	 * (pcie_config_aspm_link() keeps them as they are otherwise). At
+	 * link init every function's power state is still PCI_UNKNOWN
+	 * (pci_setup_device()), so under the policies applied at link init
+	 * the BIOS's PCI-PM substates stay. A blacklisted link's substates
+	 * are cleared (docs/policy.md, blacklist-l1ss).
 	 */
 	if ((act == ASPM_KEEP || act == ASPM_PERFORMANCE) && !t->power_known &&
 	    l->aspm_disable != ASPM_STATE_ALL) {

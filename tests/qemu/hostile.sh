@@ -101,7 +101,7 @@ for len in 276 116; do
 		"no FADT: said so"
 	has $name "^aspmctl: error: no usable MCFG region: cannot reach PCIe config space; nothing was written \(not found\)$" \
 		"no MCFG: nothing written, said so"
-	has $name "^aspm summary aspmctl .* action=none .* status=not found next=" "summary records the error"
+	has $name "^aspm summary aspmctl .* action=none .* status=not-found next=" "summary records the error"
 done
 
 boot badsum badsum
@@ -146,6 +146,6 @@ echo "$rest" | grep -qE '^BdsDxe: failed to start Boot[0-9A-F]+ .*: Not Found$' 
 check $? "$name: the boot manager failed that option and started the next one, no menu: $(echo "$rest" |
 	grep -m1 -E '^(efi-stub: started|UEFI Interactive Shell)')"
 bt=$(mtype -i "$img" ::/EFI/aspmctl/results/boot.txt 2>/dev/null | sed 's/\r$//' || true)
-echo "$bt" | grep -q "^aspm summary aspmctl .* action=none .* status=not found next=-$"
+echo "$bt" | grep -q "^aspm summary aspmctl .* action=none .* status=not-found next=-$"
 check $? "$name: results\\boot.txt written and records the error"
 suite_end

@@ -153,7 +153,8 @@ static bool has_line(const char *text, const char *l)
 	return false;
 }
 
-/* A line matching l, where %u matches any decimal and %x any hex number. */
+/* A line matching l, where %u matches any decimal, %x any hex number and
+ * %s any word (see match_class()). */
 static bool has_line_fmt(const char *text, const char *l)
 {
 	static char line[1024];
@@ -218,10 +219,10 @@ static void check_booted(struct bfx *b, int rc, const char *summary, bool dumps)
 		/* the dumps show what changed, and only that */
 		assert_int_equal(strlen(before), strlen(after));
 		assert_int_equal(!strcmp(before, after), b->sim->nlog == 0);
-		snprintf(l1, sizeof(l1), "aspm dump functions=%u reads=%%u writes=0 file=" RESULTS
-			 "\\config-before.txt", b->app.topo.nfn);
-		snprintf(l2, sizeof(l2), "aspm dump functions=%u reads=%%u writes=0 file=" RESULTS
-			 "\\config-after.txt", b->app.topo.nfn);
+		snprintf(l1, sizeof(l1), "aspm dump functions=%u reads=%%u writes=0 time=%%s file="
+			 RESULTS "\\config-before.txt", b->app.topo.nfn);
+		snprintf(l2, sizeof(l2), "aspm dump functions=%u reads=%%u writes=0 time=%%s file="
+			 RESULTS "\\config-after.txt", b->app.topo.nfn);
 		assert_true(has_line_fmt(b->text, l1));
 		assert_true(has_line_fmt(b->text, l2));
 	} else {
@@ -409,11 +410,11 @@ static const struct acpi_case acpi_cases[] = {
 	{ "bad RSDP checksum", acpi_bad_rsdp_checksum,
 	  { "aspmctl: error: RSDP at 0x%x: checksum mismatch (first 20 bytes sum to 0xff) (bad checksum)",
 	    "aspmctl: error: ACPI discovery failed; nothing was written (bad checksum)",
-	    WROTE("boot.txt") }, 0, S_NONE("bad checksum") },
+	    WROTE("boot.txt") }, 0, S_NONE("bad-checksum") },
 	{ "bad extended checksum", acpi_bad_ext_checksum,
 	  { "aspmctl: error: RSDP at 0x%x: extended checksum mismatch (36 bytes sum to 0x01) (bad checksum)",
 	    "aspmctl: error: ACPI discovery failed; nothing was written (bad checksum)",
-	    WROTE("boot.txt") }, 0, S_NONE("bad checksum") },
+	    WROTE("boot.txt") }, 0, S_NONE("bad-checksum") },
 	{ "revision 2 with a zero XSDT", acpi_rev2_zero_xsdt,
 	  { "aspmctl: warning: RSDP at 0x%x: revision 2 but XsdtAddress is 0; using the RSDT at 0x%x",
 	    WROTE_ALL }, 2, S_CLEAR },
@@ -430,7 +431,7 @@ static const struct acpi_case acpi_cases[] = {
 	{ "root table of absurd length", acpi_root_absurd,
 	  { "aspmctl: error: XSDT at 0x%x (from the RSDP at 0x%x): 'XSDT' Length 1073741824 exceeds the 16777216-byte limit (length too large)",
 	    "aspmctl: error: ACPI discovery failed; nothing was written (length too large)",
-	    WROTE("boot.txt") }, 0, S_NONE("length too large") },
+	    WROTE("boot.txt") }, 0, S_NONE("length-too-large") },
 	/* too short to carry IAPC_BOOT_ARCH: the no-ASPM bit is not honoured
 	 * (ACPICA), the policy is Linux's default: BIOS state kept, Common
 	 * Clock configured (one write) and the link re-programmed */
@@ -450,14 +451,14 @@ static const struct acpi_case acpi_cases[] = {
 	  { "aspmctl: warning: XSDT entry 1 at 0x%x: MCFG is 59 bytes: not 44 + n * 16; skipped (bad length)",
 	    "aspmctl: warning: XSDT at 0x%x: 1 of 2 entries skipped",
 	    "aspmctl: error: no usable MCFG region: cannot reach PCIe config space; nothing was written (not found)",
-	    WROTE("boot.txt") }, 0, S_NONE("not found") },
+	    WROTE("boot.txt") }, 0, S_NONE("not-found") },
 	{ "end bus below start bus", acpi_reversed,
 	  { "aspmctl: warning: MCFG at 0x%x entry 1: segment 1 buses 0x40-0x10, ECAM base 0xd0000000: end bus below start bus; region not used",
 	    WROTE_ALL }, 2, S_CLEAR },
 	{ "the only region reversed", acpi_only_reversed,
 	  { "aspmctl: warning: MCFG at 0x%x entry 0: segment 0 buses 0x3f-0x00, ECAM base 0xb0000000: end bus below start bus; region not used",
 	    "aspmctl: error: no usable MCFG region: cannot reach PCIe config space; nothing was written (not found)",
-	    WROTE("boot.txt") }, 0, S_NONE("not found") },
+	    WROTE("boot.txt") }, 0, S_NONE("not-found") },
 	{ "zero base", acpi_zero_base,
 	  { "aspmctl: warning: MCFG at 0x%x entry 1: segment 1 buses 0x00-0x3f, ECAM base 0x0: base address is 0; region not used",
 	    WROTE_ALL }, 2, S_CLEAR },
@@ -467,14 +468,26 @@ static const struct acpi_case acpi_cases[] = {
 };
 
 /* exp with "%u"/"%x" matching any decimal/hex number */
+/* %u: a decimal digit, %x: a hex digit, %s: any character but a space
+ * (a record's value, e.g. a duration "1.000us"). */
+static bool match_class(char conv, char c)
+{
+	bool dec = c >= '0' && c <= '9';
+
+	if (conv == 'u')
+		return dec;
+	if (conv == 'x')
+		return dec || (c >= 'a' && c <= 'f');
+	return c != ' ';
+}
+
 static bool line_matches(const char *got, const char *exp)
 {
 	while (*exp) {
-		if (exp[0] == '%' && (exp[1] == 'u' || exp[1] == 'x')) {
+		if (exp[0] == '%' && (exp[1] == 'u' || exp[1] == 'x' || exp[1] == 's')) {
 			const char *g = got;
 
-			while (exp[1] == 'u' ? (*g >= '0' && *g <= '9') :
-			       ((*g >= '0' && *g <= '9') || (*g >= 'a' && *g <= 'f')))
+			while (*g && match_class(exp[1], *g))
 				g++;
 			if (g == got)
 				return false;
@@ -623,11 +636,11 @@ static void test_boot_entry_without_conf(void **state)
 	assert_int_equal(b->fw.nchain, 0);
 	assert_false(b->app.chainloaded);
 	assert_string_equal(b->fw.published,
-			    "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not found next=-");
+			    "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not-found next=-");
 	bt = bfx_file(b, RESULTS "\\boot.txt");
 	assert_non_null(bt);
 	assert_has_line(bt, "aspmctl: error: " CONF_PATH_S ": not found and no command in the load options: nothing to do as a boot entry (not found)");
-	assert_has_line(bt, "aspm summary aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not found next=-");
+	assert_has_line(bt, "aspm summary aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not-found next=-");
 	/* the read-only report is there, no dumps */
 	assert_has_line(b->text, "PCI: 2 function(s), 1 link(s), 1 root bus(es)");
 	assert_int_equal(b->fw.nfile, 1);
@@ -978,7 +991,7 @@ static void test_boot_files_do_not_fit(void **state)
 	assert_int_equal(rc, 0);
 	assert_int_equal(b->fw.nchain, 1);
 	assert_string_equal(b->fw.published,
-			    "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=no space next=" NEXT);
+			    "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=no-space next=" NEXT);
 	/* what fit was written: no older file passes for this run's */
 	assert_int_equal(strlen(bfx_file(b, RESULTS "\\boot.txt")), 511);
 	assert_int_equal(strlen(bfx_file(b, RESULTS "\\config-before.txt")), 4095);
@@ -1018,7 +1031,8 @@ static void test_fadt_command(void **state)
 	b->fw.rsdp = acpi_good(&b->mem);
 	fadt = get_le64(fake_ptr(&b->mem, get_le64(fake_ptr(&b->mem, b->fw.rsdp) + 24)) + ACPI_HDR_LEN);
 	assert_int_equal(bfx_run(b, true, "fadt --clear-no-aspm", NULL, -AE_NOENT), 0);
-	assert_has_line(b->text, "aspm stats reads=0 writes=0 time=1.000us");
+	assert_true(has_line_fmt(b->text, "aspm fadt at=0x%x root=XSDT length=%u before=0x0010 after=0x0000 result=ok"));
+	assert_has_line(b->text, "aspm stats reads=0 writes=0 refused-writes=0 errors=0 written=0 ignored=0 time=1.000us enum-time=-");
 	assert_int_equal(get_le16(fake_ptr(&b->mem, fadt) + FADT_IAPC_BOOT_ARCH_OFF), 0);
 	assert_int_equal(b->sim->reads, 0);
 	bfx_free(b);

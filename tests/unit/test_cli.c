@@ -86,6 +86,8 @@ static void test_usage_errors(void **state)
 		{ "report --bogus", "unknown option '--bogus'" },
 		{ "report --scan half", "--scan: expected bridges or full, got 'half'" },
 		{ "report --root-bus 0000:100", "--root-bus: expected SSSS:BB" },
+		{ "boot --next \"\\EFI\\my loader.efi\"", "'\\EFI\\my loader.efi': paths with spaces are not supported" },
+		{ "dump \"\\my dump\"", "dump: '\\my dump': paths with spaces are not supported" },
 	};
 	struct cli c;
 
