@@ -73,7 +73,7 @@ HOST_CFLAGS	:= $(WARN) -std=gnu11 -O1 -g $(HOST_SAN) -I. -DASPMCTL_HOST
 # twin/ (the digital twin, docs/twin.md) is host-only: never in the EFI image
 TWIN_SRCS	:= $(wildcard twin/*.c)
 HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) $(APP_SRCS) $(TWIN_SRCS) \
-		   $(wildcard tests/sim/*.c tests/lib/*.c))
+		   $(wildcard tests/sim/*.c tests/lib/*.c) host/platform.c)
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
@@ -81,7 +81,7 @@ $(BUILD)/.deps-unit:
 	@scripts/install-deps.sh unit
 	@mkdir -p $(@D) && touch $@
 
-$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/lib/*.h twin/*.h) \
+$(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/lib/*.h twin/*.h host/*.h) \
 		     $(BUILD)/.deps-unit
 	@mkdir -p $(@D)
 	@echo "  CC [host] $<"

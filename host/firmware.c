@@ -153,17 +153,17 @@ static bool needs_port_above(const struct twin_fn *f)
 
 static void note_root(struct host_fw *fw, const struct twin_fn *f)
 {
-	for (unsigned k = 0; k < fw->nroots; k++)
-		if (fw->roots[k].seg == f->addr.seg && fw->roots[k].bus == f->addr.bus)
+	for (unsigned k = 0; k < fw->plat.nroots; k++)
+		if (fw->plat.roots[k].seg == f->addr.seg && fw->plat.roots[k].bus == f->addr.bus)
 			return;
-	if (fw->nroots == HOST_MAX_ROOTS) {
+	if (fw->plat.nroots == PLATFORM_MAX_ROOTS) {
 		fw->roots_lost++;
 		return;
 	}
-	fw->roots[fw->nroots].seg = f->addr.seg;
-	fw->roots[fw->nroots].bus = f->addr.bus;
-	fw->roots[fw->nroots].devfn = 0;
-	fw->nroots++;
+	fw->plat.roots[fw->plat.nroots].seg = f->addr.seg;
+	fw->plat.roots[fw->plat.nroots].bus = f->addr.bus;
+	fw->plat.roots[fw->plat.nroots].devfn = 0;
+	fw->plat.nroots++;
 }
 
 static bool bus_has_fn(const struct twin *t, uint16_t seg, uint8_t bus)
@@ -272,38 +272,10 @@ static void fw_find_roots(struct host_fw *fw)
 	}
 	if (fw->roots_lost)
 		fprintf(stderr, "aspmctl: %u more root buses than the %u scanned\n",
-			fw->roots_lost, HOST_MAX_ROOTS);
+			fw->roots_lost, PLATFORM_MAX_ROOTS);
 }
 
 /* ------------------------------------------------------------ services */
-
-static int fw_find_rsdp(void *ctx, uint64_t *phys)
-{
-	struct host_fw *fw = ctx;
-
-	*phys = fw->rsdp;
-	return 0;
-}
-
-static void fw_mem_open(void *ctx, struct acpi_mem *mem)
-{
-	mem->map = fw_map;
-	mem->ctx = ctx;
-}
-
-static void fw_mem_close(void *ctx)
-{
-	(void)ctx;
-}
-
-static unsigned fw_root_buses(void *ctx, struct pci_addr *roots, unsigned max)
-{
-	struct host_fw *fw = ctx;
-	unsigned n = fw->nroots < max ? fw->nroots : max;
-
-	memcpy(roots, fw->roots, n * sizeof(*roots));
-	return n;
-}
 
 /* mkdir -p of path's parent directories */
 static int make_parents(char *path)
@@ -397,17 +369,14 @@ static void fw_ops(struct host_fw *fw)
 
 	memset(o, 0, sizeof(*o));
 	o->ctx = fw;
-	o->find_rsdp = fw_find_rsdp;
-	o->mem_open = fw_mem_open;
-	o->mem_close = fw_mem_close;
 	o->mmio = &no_mmio;
 	o->cfg_ops = &twin_cfg_ops;
 	o->cfg_ctx = fw->twin;
-	o->root_buses = fw_root_buses;
 	o->write_file = fw_write_file;
 	o->publish = fw_publish;
 	o->chainload = fw_chainload;
 	o->time_ns = fw_time_ns;
+	fixed_platform_ops(o);
 }
 
 int host_fw_init(struct host_fw *fw, struct twin *t, const struct host_fadt *fadt,
@@ -417,20 +386,21 @@ int host_fw_init(struct host_fw *fw, struct twin *t, const struct host_fadt *fad
 
 	memset(fw, 0, sizeof(*fw));
 	fw->twin = t;
+	fw->plat.mem = (struct acpi_mem){ .map = fw_map, .ctx = fw };
 	fw->acpi = calloc(1, HOST_ACPI_SIZE);
 	if (!fw->acpi)
 		return -AE_NOMEM;
 	tables[0] = fw_fadt(fw, fadt);
 	tables[1] = fw_mcfg(fw, mcfg, mcfg_len);
 	xsdt = fw_alloc(fw, root_len(true, 2));
-	fw->rsdp = fw_alloc(fw, ACPI_RSDP_V2_LEN);
-	if (!tables[0] || !tables[1] || !xsdt || !fw->rsdp) {
+	fw->plat.rsdp = fw_alloc(fw, ACPI_RSDP_V2_LEN);
+	if (!tables[0] || !tables[1] || !xsdt || !fw->plat.rsdp) {
 		fprintf(stderr, "aspmctl: the ACPI tables do not fit in %u KiB\n",
 			HOST_ACPI_SIZE >> 10);
 		return -AE_2BIG;
 	}
 	root_build(fw_ptr(fw, xsdt), true, tables, 2);
-	rsdp_build(fw_ptr(fw, fw->rsdp), 2, 0, xsdt);
+	rsdp_build(fw_ptr(fw, fw->plat.rsdp), 2, 0, xsdt);
 	fw_note_gaps(fw->twin);
 	fw_find_roots(fw);
 	fw_ops(fw);

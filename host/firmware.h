@@ -13,23 +13,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../app/app.h"
+#include "platform.h"
 #include "../twin/twin.h"
 
 #define HOST_ACPI_BASE	0x000e0000ull	/* where the tables "are" */
 #define HOST_ACPI_SIZE	(256u << 10)
-#define HOST_MAX_ROOTS	64
 
 struct host_fw {
+	struct fixed_platform plat;	/* the tables below, the buses no bridge of the dump decodes */
 	struct boot_ops ops;		/* ctx = this */
 	struct twin *twin;
 	uint8_t *acpi;			/* HOST_ACPI_SIZE bytes at HOST_ACPI_BASE */
 	size_t acpi_used;
-	uint64_t rsdp;
 	const char *esp;		/* directory for the app's files, or NULL */
-	struct pci_addr roots[HOST_MAX_ROOTS];	/* buses no bridge of the dump decodes */
-	unsigned nroots;
 	unsigned roots_lost;
 };
+FIXED_PLATFORM_FIRST(struct host_fw, plat);
 
 /* Which FADT: a table's bytes (a file, sysfs), or none (synthesized);
  * no_aspm: -1 keep the table's flag, 0/1 set IAPC_BOOT_ARCH bit 4. */

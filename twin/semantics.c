@@ -9,13 +9,18 @@
 #include "../pcie/pci_regs.h"
 #include "../lib/err.h"
 
-static uint32_t peek(const uint8_t *cfg, unsigned off, unsigned width)
+uint32_t sem_peek(const uint8_t *cfg, unsigned off, unsigned width)
 {
 	uint32_t v = 0;
 
 	for (unsigned i = 0; i < width; i++)
 		v |= (uint32_t)cfg[off + i] << (8 * i);
 	return v;
+}
+
+uint32_t sem_all_ones(unsigned width)
+{
+	return width == 4 ? 0xffffffff : (1u << (8 * width)) - 1;
 }
 
 static void set_mask(uint8_t *m, unsigned off, unsigned width, uint32_t v)
@@ -89,9 +94,9 @@ void sem_pcie(const struct sem_fn *s, unsigned pos)
 
 	if (pos + 0x3c > SEM_CFG_SIZE)
 		return;
-	type = (peek(s->cfg, pos + PCI_EXP_FLAGS, 2) & PCI_EXP_FLAGS_TYPE) >> 4;
+	type = (sem_peek(s->cfg, pos + PCI_EXP_FLAGS, 2) & PCI_EXP_FLAGS_TYPE) >> 4;
 	set_mask(s->rw, pos + PCI_EXP_LNKCTL, 2,
-		 lnkctl_rw(peek(s->cfg, pos + PCI_EXP_LNKCAP, 4), type));
+		 lnkctl_rw(sem_peek(s->cfg, pos + PCI_EXP_LNKCAP, 4), type));
 	set_mask(s->w1c, pos + PCI_EXP_LNKSTA, 2, 0xc000);
 	set_mask(s->rw, pos + PCI_EXP_DEVCTL, 2, 0xffff);
 	sem_devctl2(s, pos);
@@ -111,9 +116,9 @@ void sem_devctl2(const struct sem_fn *s, unsigned pcie)
 
 	/* version 1 of the capability ends before Device Capabilities 2 */
 	if (pcie + 0x3c > SEM_CFG_SIZE ||
-	    (peek(s->cfg, pcie + PCI_EXP_FLAGS, 2) & PCI_EXP_FLAGS_VERS) < 2)
+	    (sem_peek(s->cfg, pcie + PCI_EXP_FLAGS, 2) & PCI_EXP_FLAGS_VERS) < 2)
 		return;
-	cap2 = peek(s->cfg, pcie + PCI_EXP_DEVCAP2, 4);
+	cap2 = sem_peek(s->cfg, pcie + PCI_EXP_DEVCAP2, 4);
 	if (cap2 & PCI_EXP_DEVCAP2_ARI)
 		rw |= PCI_EXP_DEVCTL2_ARI;
 	if (cap2 & PCI_EXP_DEVCAP2_LTR)
@@ -135,7 +140,7 @@ void sem_l1ss(const struct sem_fn *s, unsigned pos)
 
 	if (pos + 0x10 > SEM_CFG_SIZE)
 		return;
-	cap = peek(s->cfg, pos + PCI_L1SS_CAP, 4);
+	cap = sem_peek(s->cfg, pos + PCI_L1SS_CAP, 4);
 	set_mask(s->rw, pos + PCI_L1SS_CTL1, 4,
 		 (cap & PCI_L1SS_CTL1_L1SS_MASK) | 0xe3ffff00);
 	set_mask(s->rw, pos + PCI_L1SS_CTL2, 4, 0xfb);
@@ -184,6 +189,25 @@ bool sem_write(const struct sem_fn *s, unsigned pcie, unsigned off,
 	return false;
 }
 
+bool sem_logged_write(struct sem_write *w, const struct sem_fn *s,
+		      unsigned pcie, struct pci_addr a, unsigned off,
+		      unsigned width, uint32_t val, int rc)
+{
+	bool retrain;
+
+	if (w)
+		*w = (struct sem_write){ .a = a, .off = (uint16_t)off, .width = (uint8_t)width,
+					 .rc = rc, .val = val, .before = ~0u, .after = ~0u };
+	if (!s || rc)
+		return false;
+	if (w)
+		w->before = sem_peek(s->cfg, off, width);
+	retrain = sem_write(s, pcie, off, width, val);
+	if (w)
+		w->after = sem_peek(s->cfg, off, width);
+	return retrain;
+}
+
 /* Bytes of each capability that the engine and the masks use. */
 #define PCIE_CAP_LEN_V1	0x14	/* through Link Status: an Endpoint's (PCIe 1.1 7.8) */
 /* through Link Status 2 (PCIe r5.0 7.5.3): the Slot 2 registers after it
@@ -217,7 +241,7 @@ static int walk_std(const uint8_t *cfg, struct sem_caps *c, struct sem_fault *f)
 						PCI_CAPABILITY_LIST;
 	unsigned pos = cfg[at];
 
-	if (!(peek(cfg, PCI_STATUS, 2) & PCI_STATUS_CAP_LIST))
+	if (!(sem_peek(cfg, PCI_STATUS, 2) & PCI_STATUS_CAP_LIST))
 		return 0;
 	while (pos) {
 		if (pos & 3)
@@ -269,7 +293,7 @@ static int walk_ext(const uint8_t *cfg, struct sem_caps *c, struct sem_fault *f)
 	static const char ltr[] = "LTR capability at 0x%03x runs past 0x%x";
 	uint8_t seen[SEM_CFG_SIZE / 4] = { 0 };
 	unsigned pos = PCI_CFG_SPACE_SIZE, at = pos;
-	uint32_t h = peek(cfg, pos, 4);
+	uint32_t h = sem_peek(cfg, pos, 4);
 	int rc = 0;
 
 	if (h == 0 || h == 0xffffffff)
@@ -284,7 +308,7 @@ static int walk_ext(const uint8_t *cfg, struct sem_caps *c, struct sem_fault *f)
 		if (seen[pos / 4]++)
 			return fault(f, -AE_LOOP, at, "extended capability list loops back to 0x%03x (header at 0x%03x)",
 				     pos, at);
-		h = peek(cfg, pos, 4);
+		h = sem_peek(cfg, pos, 4);
 		if (PCI_EXT_CAP_ID(h) == PCI_EXT_CAP_ID_L1SS)
 			rc = ext_found(&c->l1ss, pos, L1SS_CAP_LEN, l1ss, f);
 		else if (PCI_EXT_CAP_ID(h) == PCI_EXT_CAP_ID_LTR)

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "../pcie/cfg.h"
 
 #define SEM_CFG_SIZE	4096
 
@@ -73,5 +74,30 @@ int sem_find_caps(const uint8_t *cfg, unsigned known, struct sem_caps *c,
  */
 bool sem_write(const struct sem_fn *s, unsigned pcie, unsigned off,
 	       unsigned width, uint32_t val);
+
+/* A register of width bytes at off, little-endian (PCIe r5.0 sec 7.2.2). */
+uint32_t sem_peek(const uint8_t *cfg, unsigned off, unsigned width);
+/* What a read of width bytes returns where no function answers. */
+uint32_t sem_all_ones(unsigned width);
+
+/* One config write as a fake config space (tests/sim, the twin) took it. */
+struct sem_write {
+	struct pci_addr a;
+	uint16_t off;
+	uint8_t width;
+	int rc;			/* 0, or the error the write returned */
+	uint32_t val;		/* as written */
+	uint32_t before, after;	/* register value before / after (~0: no function) */
+};
+
+/*
+ * The one write path of both fakes: record the write in *w (NULL: the log
+ * is full) and, when s is a function and rc is 0, apply it through the
+ * masks (sem_write()), with the register's value before and after.
+ * Returns sem_write()'s result: true when a link retrain starts.
+ */
+bool sem_logged_write(struct sem_write *w, const struct sem_fn *s,
+		      unsigned pcie, struct pci_addr a, unsigned off,
+		      unsigned width, uint32_t val, int rc);
 
 #endif

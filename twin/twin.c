@@ -110,16 +110,7 @@ struct twin_fn *twin_find(const struct twin *t, struct pci_addr a)
 
 static uint32_t peek(const struct twin_fn *f, unsigned off, unsigned width)
 {
-	uint32_t v = 0;
-
-	for (unsigned i = 0; i < width; i++)
-		v |= (uint32_t)f->cfg[off + i] << (8 * i);
-	return v;
-}
-
-static uint32_t all_ones(unsigned width)
-{
-	return width == 4 ? 0xffffffff : (1u << (8 * width)) - 1;
+	return sem_peek(f->cfg, off, width);
 }
 
 /* Function 0 of a device is not in the dump, but another function of the
@@ -147,7 +138,7 @@ static int twin_read(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
 	const struct twin_fn *f = twin_find(t, a);
 
 	t->reads++;
-	*val = all_ones(width);
+	*val = sem_all_ones(width);
 	if (!f && twin_fn0_not_dumped(t, a)) {
 		/* unknown, not absent: the scan probes the other functions */
 		t->unknown_reads++;
@@ -172,23 +163,15 @@ static int twin_write(void *ctx, struct pci_addr a, uint16_t off, unsigned width
 {
 	struct twin *t = ctx;
 	struct twin_fn *f = twin_find(t, a);
-	struct twin_write *w = t->nlog < TWIN_LOG_MAX ? &t->log[t->nlog++] : NULL;
+	struct sem_write *w = t->nlog < TWIN_LOG_MAX ? &t->log[t->nlog++] : NULL;
 	int rc = f && (unsigned)off + width > f->known ? -AE_NODATA : 0;
 
 	t->writes++;
 	if (!w)
 		t->log_lost++;
-	else
-		*w = (struct twin_write){ .a = a, .off = off, .width = (uint8_t)width,
-					  .rc = rc, .val = val, .before = ~0u, .after = ~0u };
-	if (!f || rc)
-		return rc;
-	if (w)
-		w->before = peek(f, off, width);
-	sem_write(&(struct sem_fn){ f->cfg, f->rw, f->w1c }, f->caps.pcie, off, width, val);
-	if (w)
-		w->after = peek(f, off, width);
-	return 0;
+	sem_logged_write(w, f ? &(struct sem_fn){ f->cfg, f->rw, f->w1c } : NULL,
+			 f ? f->caps.pcie : 0, a, off, width, val, rc);
+	return rc;
 }
 
 const struct pci_cfg_ops twin_cfg_ops = {

@@ -30,20 +30,11 @@ struct twin_fn {
 	uint8_t w1c[SEM_CFG_SIZE];
 };
 
-struct twin_write {
-	struct pci_addr a;
-	uint16_t off;
-	uint8_t width;
-	int rc;			/* 0, or -AE_NODATA for an unknown register */
-	uint32_t val;		/* as written */
-	uint32_t before, after;	/* register value before / after (~0: none) */
-};
-
 struct twin {
 	struct twin_fn *fn;	/* in dump order */
 	unsigned nfn;
 	unsigned *sorted;	/* indexes of fn by address, for lookups */
-	struct twin_write *log;	/* TWIN_LOG_MAX entries */
+	struct sem_write *log;	/* TWIN_LOG_MAX entries; rc -AE_NODATA: a register not dumped */
 	unsigned nlog;
 	uint64_t log_lost;	/* writes beyond the log */
 	uint64_t reads, writes, absent_reads, unknown_reads;

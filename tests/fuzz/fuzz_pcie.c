@@ -578,12 +578,12 @@ static void build_args(struct args *g, struct fake_fw *w, const uint8_t *hd,
 		arg(g, "--apply");
 	if (hd[1] & 0x04)
 		arg(g, "--verbose");
-	w->nroots = 0;
+	w->plat.nroots = 0;
 	for (unsigned i = 0; i < (unsigned)(hd[1] >> 6); i++) {
 		const uint8_t *b = hd + 17 + 2 * i;
 
 		if (b[0] & 2) {
-			w->roots[w->nroots++] = (struct pci_addr){ b[0] & 1, b[1], 0 };
+			w->plat.roots[w->plat.nroots++] = (struct pci_addr){ b[0] & 1, b[1], 0 };
 		} else {
 			arg(g, "--root-bus");
 			arg(g, "%04x:%02x", b[0] & 1, b[1]);
@@ -641,8 +641,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fake_fw_init(&w, &hw_mmio_ops, &h);
 	build_acpi(&acpi_img, hd);
-	w.mem = (struct acpi_mem){ .map = img_map, .ctx = &acpi_img };
-	w.rsdp = (hd[4] & 0x80) ? 0 : ACPI_BASE + RSDP_OFF;
+	w.plat.mem = (struct acpi_mem){ .map = img_map, .ctx = &acpi_img };
+	w.plat.rsdp = (hd[4] & 0x80) ? 0 : ACPI_BASE + RSDP_OFF;
 	w.write_rc = (hd[4] & 0x10) ? -AE_IO : 0;
 	w.chain_rc = (hd[4] & 0x08) ? -AE_NOENT : 0;
 	w.delay_bound = (uint64_t)MAX_LINK * 2 * ASPM_RETRAIN_POLLS;

@@ -7,35 +7,6 @@
 #include "../../lib/err.h"
 #include "../../lib/log.h"
 
-static int fake_find_rsdp(void *ctx, uint64_t *phys)
-{
-	struct fake_fw *f = ctx;
-
-	*phys = f->rsdp;
-	return f->rsdp ? 0 : -AE_NOENT;
-}
-
-static void fake_mem_open(void *ctx, struct acpi_mem *mem)
-{
-	struct fake_fw *f = ctx;
-
-	*mem = f->mem;
-}
-
-static void fake_mem_close(void *ctx)
-{
-	(void)ctx;
-}
-
-static unsigned fake_root_buses(void *ctx, struct pci_addr *roots, unsigned max)
-{
-	struct fake_fw *f = ctx;
-	unsigned n = f->nroots < max ? f->nroots : max;
-
-	memcpy(roots, f->roots, n * sizeof(*roots));
-	return n;
-}
-
 static int fake_write_file(void *ctx, const char *path, const void *data,
 			   size_t len)
 {
@@ -125,13 +96,13 @@ void fake_fw_init(struct fake_fw *f, const struct mmio_ops *mmio,
 	fake_fw_free(f);
 	memset(f, 0, sizeof(*f));
 	f->ops = (struct boot_ops){
-		.ctx = f, .find_rsdp = fake_find_rsdp, .mem_open = fake_mem_open,
-		.mem_close = fake_mem_close, .mmio = mmio, .mmio_ctx = mmio_ctx,
-		.root_buses = fake_root_buses, .write_file = fake_write_file,
+		.ctx = f, .mmio = mmio, .mmio_ctx = mmio_ctx,
+		.write_file = fake_write_file,
 		.publish = fake_publish, .chainload = fake_chainload,
 		.time_ns = fake_time_ns, .delay_us = fake_delay_us,
 		.secure_boot = fake_secure_boot,
 	};
+	fixed_platform_ops(&f->ops);
 }
 
 const struct fake_file *fake_fw_file(const struct fake_fw *f, const char *path)

@@ -10,9 +10,9 @@
 #define ASPMCTL_TESTS_LIB_FAKE_BOOT_H
 
 #include "../../app/app.h"
+#include "../../host/platform.h"
 
 #define FAKE_MAX_FILES	8
-#define FAKE_MAX_ROOTS	8
 
 struct fake_file {
 	char path[160];
@@ -21,12 +21,8 @@ struct fake_file {
 };
 
 struct fake_fw {
+	struct fixed_platform plat;	/* the machine: ACPI memory, RSDP, roots */
 	struct boot_ops ops;	/* ctx = this */
-	/* the machine */
-	struct acpi_mem mem;	/* what mem_open hands out */
-	uint64_t rsdp;		/* 0: no RSDP in the configuration table */
-	unsigned nroots;	/* root buses firmware declares */
-	struct pci_addr roots[FAKE_MAX_ROOTS];
 	/* switches */
 	int write_rc;		/* write_file fails with it (logged) */
 	int chain_rc;		/* what chainload returns */
@@ -44,6 +40,7 @@ struct fake_fw {
 	unsigned nchain;
 	uint64_t t, delays;
 };
+FIXED_PLATFORM_FIRST(struct fake_fw, plat);
 
 /* Zero f (freeing its files) and point its ops at it, with this MMIO. */
 void fake_fw_init(struct fake_fw *f, const struct mmio_ops *mmio,

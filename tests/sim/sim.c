@@ -40,11 +40,7 @@ struct sim_fn *sim_find(struct sim *s, struct pci_addr a)
 
 uint32_t sim_peek(struct sim_fn *f, uint16_t off, unsigned width)
 {
-	uint32_t v = 0;
-
-	for (unsigned i = 0; i < width; i++)
-		v |= (uint32_t)f->cfg[off + i] << (8 * i);
-	return v;
+	return sem_peek(f->cfg, off, width);
 }
 
 void sim_poke(struct sim_fn *f, uint16_t off, unsigned width, uint32_t v)
@@ -62,12 +58,12 @@ static int sim_read(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
 	s->reads++;
 	if (!f) {
 		s->absent_reads++;
-		*val = width == 4 ? 0xffffffff : (1u << (8 * width)) - 1;
+		*val = sem_all_ones(width);
 		return 0;
 	}
 	f->reads++;
 	if (f->vanish_after && f->reads > f->vanish_after) {
-		*val = width == 4 ? 0xffffffff : (1u << (8 * width)) - 1;
+		*val = sem_all_ones(width);
 		return 0;
 	}
 	*val = sim_peek(f, off, width);
@@ -92,23 +88,12 @@ static int sim_write(void *ctx, struct pci_addr a, uint16_t off, unsigned width,
 {
 	struct sim *s = ctx;
 	struct sim_fn *f = sim_find(s, a);
-	struct sim_write *w = s->nlog < SIM_LOG_MAX ? &s->log[s->nlog++] : NULL;
+	struct sem_write *w = s->nlog < SIM_LOG_MAX ? &s->log[s->nlog++] : NULL;
 
 	s->writes++;
-	if (w) {
-		w->a = a;
-		w->off = off;
-		w->width = (uint8_t)width;
-		w->val = val;
-		w->before = w->after = f ? sim_peek(f, off, width) : ~0u;
-	}
-	if (!f)
-		return 0;
 	/* Retrain Link reads as 0 and starts link training (PCIe r5.0 7.5.3.7) */
-	if (sem_write(SEM(f), f->pcie, off, width, val))
+	if (sem_logged_write(w, f ? SEM(f) : NULL, f ? f->pcie : 0, a, off, width, val, 0))
 		f->lt_left = f->retrain_reads;
-	if (w)
-		w->after = sim_peek(f, off, width);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "../../pcie/cfg.h"
 #include "../../pcie/ecam.h"
+#include "../../twin/semantics.h"
 
 #define SIM_MAX_FN	1024
 #define SIM_LOG_MAX	4096
@@ -38,18 +39,10 @@ struct sim_fn {
 	bool alias_all;		/* answers at every function number of its device */
 };
 
-struct sim_write {
-	struct pci_addr a;
-	uint16_t off;
-	uint8_t width;
-	uint32_t val;		/* as written */
-	uint32_t before, after;	/* register value before / after */
-};
-
 struct sim {
 	struct sim_fn *fn[SIM_MAX_FN];
 	unsigned nfn;
-	struct sim_write log[SIM_LOG_MAX];
+	struct sem_write log[SIM_LOG_MAX];	/* twin/semantics.h */
 	unsigned nlog;
 	uint64_t reads, writes;
 	uint64_t absent_reads;

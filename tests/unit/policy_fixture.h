@@ -168,7 +168,7 @@ static inline void pfx_dump_log(const struct sim *s, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (unsigned i = 0; i < s->nlog && n + 1 < size; i++) {
-		const struct sim_write *w = &s->log[i];
+		const struct sem_write *w = &s->log[i];
 		int k = snprintf(buf + n, size - n,
 				 "  %2u: %s off=0x%03x w=%u val=0x%08x before=0x%08x after=0x%08x\n",
 				 i, pci_addr_str(w->a, b), w->off, w->width, w->val,
@@ -194,7 +194,7 @@ static inline void pfx_check_log(struct pfx *p, unsigned from, const struct xw *
 			 file, line, s->nlog - from, from, n, dump);
 	}
 	for (unsigned i = 0; i < n; i++) {
-		const struct sim_write *w = &s->log[from + i];
+		const struct sem_write *w = &s->log[from + i];
 		struct sim_fn *f = sim_find(p->sim, x[i].a);
 		uint16_t off;
 		unsigned width;

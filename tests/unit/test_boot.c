@@ -58,7 +58,7 @@ static struct bfx *bfx_new(void)
 	out_buf_init(&b->console, &b->ob, b->text, CONSOLE_SIZE);
 	log_set_sink(&b->console, LOG_WARN);
 	fake_fw_init(&b->fw, &sim_mmio_ops, b->sim);
-	b->fw.mem = fake_acpi_mem(&b->mem);
+	b->fw.plat.mem = fake_acpi_mem(&b->mem);
 	a->ops = &b->fw.ops;
 	a->console = &b->console;
 	a->cap_fn = 256;
@@ -534,7 +534,7 @@ static void test_acpi_case(void **state)
 	int rc;
 
 	healthy(b->sim);
-	b->fw.rsdp = c->build(&b->mem);
+	b->fw.plat.rsdp = c->build(&b->mem);
 	rc = bfx_run(b, false, "", conf_boot, 0);
 	check_console_fmt(b, c->lines, __FILE__, __LINE__);
 	check_writes(b, c->writes);
@@ -584,7 +584,7 @@ static void test_config_case(void **state)
 	assert_string_equal(config_lines[idx][0], h->name);
 	healthy(s);
 	h->build(s);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", conf_boot, 0);
 	if (config_lines[idx][1])
 		exp[n++] = config_lines[idx][1];
@@ -624,7 +624,7 @@ static void test_boot_entry_without_conf(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", NULL, -AE_NOENT);
 	assert_int_equal(rc, -AE_NOENT);
 	assert_console(b,
@@ -654,7 +654,7 @@ static void test_shell_ignores_conf_command(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "", conf_boot, 0), 0);
 	check_console(b, NULL, 0, __FILE__, __LINE__);
 	/* the file's settings still count (fadt-mode = clear) */
@@ -676,7 +676,7 @@ static void test_shell_command_uses_conf_settings(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "plan", conf_boot, 0), 0);
 	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear");
 	check_writes(b, 0);
@@ -695,7 +695,7 @@ static void test_shell_bad_conf(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "", conf_bad_value, 0), -AE_INVAL);
 	assert_console(b,
 		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'sometimes' (invalid)",
@@ -713,7 +713,7 @@ static void test_boot_entry_bad_conf(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "", conf_bad_value, 0);
 	assert_console(b,
 		"aspmctl: error: " CONF_PATH_S ": --policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'sometimes' (invalid)",
@@ -732,7 +732,7 @@ static void test_boot_entry_report(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, false, "aspmctl.EFI report", NULL, -AE_NOENT), -AE_NOENT);
 	assert_console(b, "aspmctl: 'report' from a boot entry starts no next loader: returning to the boot manager");
 	check_writes(b, 0);
@@ -749,7 +749,7 @@ static void test_boot_entry_options_only(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "--fadt-mode clear --next " NEXT " --next-options \"" NEXT_OPTS "\"",
 		     NULL, -AE_NOENT);
 	assert_console(b, WROTE_ALL);
@@ -767,7 +767,7 @@ static void test_boot_without_dumps(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "--fadt-mode clear --dumps no --next " NEXT
 		     " --next-options \"" NEXT_OPTS "\"", NULL, -AE_NOENT);
 	assert_console(b, WROTE("boot.txt"));
@@ -785,7 +785,7 @@ static void test_bad_load_options_fail_open(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = bfx_run(b, false, "--bogus", conf_boot, 0);
 	assert_console(b,
 		"aspmctl: error: unknown option '--bogus' (try -h)",
@@ -809,7 +809,7 @@ static void test_long_load_options_fail_open(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	rc = app_main(&b->app, &in);
 	assert_console(b,
 		"aspmctl: error: load options longer than 1023 characters",
@@ -829,7 +829,7 @@ static void test_bad_load_options_usage_error(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, false, "plan --policy sometimes", "fadt-mode = clear\n", 0),
 			 -AE_INVAL);
 	assert_console(b, "aspmctl: error: --policy: expected auto, keep, clear, force, notouch, default, performance, powersave or powersupersave, got 'sometimes'");
@@ -849,7 +849,7 @@ static void test_chainload_fails(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	b->fw.chain_rc = -AE_NOENT;
 	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_NOENT);
 	assert_console(b, WROTE_ALL, "aspmctl: returning to the boot manager",
@@ -876,7 +876,7 @@ static void test_chainload_refused(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	b->fw.chain_rc = -AE_ACCES;
 	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), -AE_ACCES);
 	assert_false(b->app.chainloaded);
@@ -896,7 +896,7 @@ static void test_chainload_returns(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, false, "", conf_boot, 0), 0);
 	assert_int_equal(b->fw.npublish, 1);
 	assert_string_equal(b->fw.published, S_CLEAR);
@@ -929,7 +929,7 @@ static void test_secure_boot_record(void **state)
 		struct bfx *b = bfx_new();
 
 		healthy(b->sim);
-		b->fw.rsdp = acpi_good(&b->mem);
+		b->fw.plat.rsdp = acpi_good(&b->mem);
 		b->fw.sb = c[i].sb;
 		assert_int_equal(bfx_run(b, true, "report", NULL, -AE_NOENT), 0);
 		assert_has_line(b->text, c[i].rec);
@@ -937,7 +937,7 @@ static void test_secure_boot_record(void **state)
 		/* boot mode: the same record, in boot.txt too */
 		b = bfx_new();
 		healthy(b->sim);
-		b->fw.rsdp = acpi_good(&b->mem);
+		b->fw.plat.rsdp = acpi_good(&b->mem);
 		b->fw.sb = c[i].sb;
 		assert_int_equal(bfx_run(b, false, "", conf_boot, 0), 0);
 		assert_has_line(b->text, c[i].rec);
@@ -954,14 +954,14 @@ static void test_secure_boot_unknown(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	b->fw.ops.secure_boot = NULL;
 	assert_int_equal(bfx_run(b, true, "report", NULL, -AE_NOENT), 0);
 	assert_has_line(b->text, "aspm secureboot secureboot=- setupmode=- verified=-");
 	bfx_free(b);
 	b = bfx_new();
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	b->fw.sb = (struct sb_state){ 1, 0, 0 };
 	assert_int_equal(bfx_run(b, true, "plan", NULL, -AE_NOENT), 0);
 	assert_null(strstr(b->text, "aspm secureboot"));
@@ -978,7 +978,7 @@ static void test_boot_files_do_not_fit(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	b->app.dump_max = 4096;
 	b->app.file_max = 512;
 	rc = bfx_run(b, false, "", conf_boot, 0);
@@ -1005,7 +1005,7 @@ static void test_dump_command(void **state)
 
 	(void)state;
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "dump", NULL, -AE_NOENT), 0);
 	assert_console(b, "aspmctl: wrote \\EFI\\aspmctl\\dump\\config.txt (27190 bytes)");
 	assert_has_line(b->text, "aspm dump functions=2 reads=2101 writes=0 time=1.000us file=\\EFI\\aspmctl\\dump\\config.txt");
@@ -1015,7 +1015,7 @@ static void test_dump_command(void **state)
 
 	b = bfx_new();
 	healthy(b->sim);
-	b->fw.rsdp = acpi_good(&b->mem);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
 	b->app.file_max = 1000;
 	assert_int_equal(bfx_run(b, true, "dump", NULL, -AE_NOENT), -AE_NOSPC);
 	assert_console(b, "aspmctl: error: \\EFI\\aspmctl\\dump\\config.txt: incomplete: 26191 bytes did not fit the 1000-byte buffer (no space)");
@@ -1028,8 +1028,8 @@ static void test_fadt_command(void **state)
 	uint64_t fadt;
 
 	(void)state;
-	b->fw.rsdp = acpi_good(&b->mem);
-	fadt = get_le64(fake_ptr(&b->mem, get_le64(fake_ptr(&b->mem, b->fw.rsdp) + 24)) + ACPI_HDR_LEN);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
+	fadt = get_le64(fake_ptr(&b->mem, get_le64(fake_ptr(&b->mem, b->fw.plat.rsdp) + 24)) + ACPI_HDR_LEN);
 	assert_int_equal(bfx_run(b, true, "fadt --clear-no-aspm", NULL, -AE_NOENT), 0);
 	assert_true(has_line_fmt(b->text, "aspm fadt at=0x%x root=XSDT length=%u before=0x0010 after=0x0000 result=ok"));
 	assert_has_line(b->text, "aspm stats reads=0 writes=0 refused-writes=0 errors=0 written=0 ignored=0 time=1.000us enum-time=-");

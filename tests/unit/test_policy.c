@@ -27,7 +27,7 @@ static void assert_every_write_changes(struct pfx *p)
 	char b[16];
 
 	for (unsigned i = 0; i < p->sim->nlog; i++) {
-		const struct sim_write *w = &p->sim->log[i];
+		const struct sem_write *w = &p->sim->log[i];
 
 		if (w->width == 2 && (w->val & LK_RL))
 			continue;
@@ -311,7 +311,7 @@ static void check_plan_matches_apply(struct aspm_inputs in, unsigned expect_writ
 	assert_int_equal(na, np);
 	assert_int_equal(b->sim->nlog, na);
 	for (unsigned i = 0; i < np; i++) {
-		const struct sim_write *w = &b->sim->log[i];
+		const struct sem_write *w = &b->sim->log[i];
 		char addr[16], want[64];
 
 		assert_string_equal(planned[i], applied[i]);
@@ -909,7 +909,7 @@ static void test_no_common_clock_under_clear_or_notouch(void **state)
 		XLC(1, 0, 0, LK_CLKREQ), XLC(0, 1, 0, 0), XLC(1, 0, 0, 0),
 		XLC(2, 0, 0, LK_CCC), XLC(0, 2, 0, LK_CCC));
 	for (unsigned i = 0; i < p->sim->nlog; i++) {
-		const struct sim_write *w = &p->sim->log[i];
+		const struct sem_write *w = &p->sim->log[i];
 
 		assert_int_equal((w->before ^ w->after) & LK_CCC, 0);
 		assert_int_equal(w->val & LK_RL, 0);

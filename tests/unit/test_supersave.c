@@ -132,7 +132,7 @@ static void assert_l1ss_order(struct pfx *p)
 	struct sim *s = p->sim;
 
 	for (unsigned i = 0; i < s->nlog; i++) {
-		const struct sim_write *w = &s->log[i];
+		const struct sem_write *w = &s->log[i];
 		struct sim_fn *f = sim_find(s, w->a);
 		const struct pcie_topo *t = &p->fx->topo;
 		int fi = pcie_find_fn(t, w->a), li;

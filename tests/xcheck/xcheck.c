@@ -573,7 +573,7 @@ static void print_regs(const struct sim *s, const char *kw, bool ext, FILE *o)
 static void print_log(const struct sim *s, unsigned from, unsigned to, FILE *o)
 {
 	for (unsigned i = from; i < to; i++) {
-		const struct sim_write *w = &s->log[i];
+		const struct sem_write *w = &s->log[i];
 		char b[16];
 
 		fprintf(o, "w %s off=0x%03x width=%u val=0x%08x before=0x%08x after=0x%08x\n",
@@ -808,7 +808,7 @@ static void twin_print_log(const void *ctx, unsigned from, unsigned to, FILE *o)
 	const struct twin *t = ctx;
 
 	for (unsigned i = from; i < to; i++) {
-		const struct twin_write *w = &t->log[i];
+		const struct sem_write *w = &t->log[i];
 		char b[16];
 
 		fprintf(o, "w %s off=0x%03x width=%u val=0x%08x before=0x%08x after=0x%08x\n",
