@@ -18,10 +18,11 @@ EFI_INC		:= /usr/include/efi
 EFI_LIB		:= /usr/lib
 WARN		:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wvla
-CORE_SRCS	:= $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard pcie/*.c)
+CORE_SRCS	:= $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard pcie/*.c) \
+		   $(wildcard records/*.c)
 APP_SRCS	:= $(wildcard app/*.c)
 EFI_SRCS	:= $(wildcard efi/*.c)
-CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h app/*.h)
+CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h records/*.h app/*.h)
 
 .SECONDARY:
 .PHONY: all run unit test clean host host-san matrix kernel fuzz bench qemu-smoke \

@@ -11,6 +11,7 @@
 #ifndef ASPMCTL_APP_APP_H
 #define ASPMCTL_APP_APP_H
 
+#include "../records/records.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,12 +36,6 @@
  * shim: shim's SHIM_LOCK protocol is installed (1), i.e. shim started the
  * chain and verifies against its MokList too.
  */
-struct sb_state {
-	int secure_boot;
-	int setup_mode;
-	int shim;
-};
-
 struct boot_ops {
 	void *ctx;
 	/* physical address of the ACPI RSDP, or a negative AE_* */

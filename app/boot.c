@@ -32,29 +32,19 @@ static int boot_policy(struct app *a, int err, const char *what,
 	return app_run(a, CLI_APPLY, cli->no_dumps ? NULL : cli->results, o) ?: rc;
 }
 
-/* An error as one word of a record value: its phrase, spaces as hyphens. */
-static void err_word(int err, char *buf, size_t size)
-{
-	str_copy(buf, err ? err_str(err) : "ok", size);
-	for (; *buf; buf++)
-		if (*buf == ' ')
-			*buf = '-';
-}
-
 /* The one-line summary: boot.txt, the console and the EFI variable. */
 static void boot_summary(struct app *a, int status, const struct out *o)
 {
-	struct cli *cli = &a->cli;
-	char st[40];
+	struct rec_summary s = {
+		.version = ASPMCTL_VERSION,
+		.action = a->policy_ran ? aspm_action_name(a->r.action) : "none",
+		.next = a->cli.next, .links = a->topo.nlink,
+		.written = a->r.st.written, .ignored = a->r.st.ignored,
+		.errors = a->cfg.errors, .status = status,
+	};
 
-	err_word(status, st, sizeof(st));
-	fmt_snprintf(a->summary, sizeof(a->summary),
-		     "aspmctl %s action=%s links=%u written=%u ignored=%u errors=%llu status=%s next=%s",
-		     ASPMCTL_VERSION, a->policy_ran ? aspm_action_name(a->r.action) : "none",
-		     a->topo.nlink, a->r.st.written, a->r.st.ignored,
-		     (unsigned long long)a->cfg.errors,
-		     st, cli->next ? cli->next : "-");
-	out_printf(o, "aspm summary %s\n", a->summary);
+	rec_summary_text(a->summary, sizeof(a->summary), &s);
+	rec_summary(o, a->summary);
 }
 
 /* What a failed chainload appends to the summary. */
@@ -95,7 +85,7 @@ static int boot_next(struct app *a, bool files)
 		n = str_len(a->summary);
 		fmt_snprintf(a->summary + n, sizeof(a->summary) - n, " chainload=%s",
 			     chain_outcome(rc));
-		out_printf(o, "aspm summary %s\n", a->summary);
+		rec_summary(o, a->summary);
 	}
 	log_set_sink(console, cli->verbose ? LOG_INFO : LOG_WARN);
 	capture_end(&a->cap);

@@ -24,24 +24,6 @@ static int find_rsdp(struct app *a, uint64_t *phys)
 	return 0;
 }
 
-/* The `aspm fadt` record: one FADT the root table lists, what it held and
- * what it holds now; "-" for the fields of a table that could not be read. */
-static void fadt_record(const struct out *o, const struct fadt_patch *p)
-{
-	char len[12] = "-", before[8] = "-", after[8] = "-";
-	bool invalid = p->rc && !p->length;
-
-	if (!invalid)
-		fmt_snprintf(len, sizeof(len), "%u", p->length);
-	if (!p->rc) {
-		fmt_snprintf(before, sizeof(before), "0x%04x", p->before);
-		fmt_snprintf(after, sizeof(after), "0x%04x", p->after);
-	}
-	out_printf(o, "aspm fadt at=0x%llx root=%s length=%s before=%s after=%s result=%s\n",
-		   (unsigned long long)p->phys, p->root, len, before, after,
-		   invalid ? "invalid" : p->rc ? "refused" : "ok");
-}
-
 int app_patch_fadt(struct app *a, int set, const struct out *o)
 {
 	struct fadt_patch res[8];
@@ -58,7 +40,7 @@ int app_patch_fadt(struct app *a, int set, const struct out *o)
 			      set ? 0 : FADT_IAPC_NO_ASPM, res, ARRAY_SIZE(res), &n);
 	a->ops->mem_close(a->ops->ctx);
 	for (unsigned i = 0; i < n; i++) {
-		fadt_record(o, &res[i]);
+		rec_fadt(o, &res[i]);
 	}
 	return rc;
 }
@@ -143,33 +125,20 @@ static uint64_t now(struct app *a)
 	return a->ops->time_ns(a->ops->ctx);
 }
 
-/* The `aspm stats` record (docs/records.md): the run's config accesses
- * and writes, its time from t0 and, when t_enum is not 0, the time of its
- * enumeration ("-" for a run that enumerates nothing). */
+/* The `aspm stats` record of a run that started at t0 and ended its
+ * enumeration at t_enum (0: it enumerates nothing). */
 static void stats_record(struct app *a, const struct out *o, uint64_t t0,
 			 uint64_t t_enum)
 {
-	char d1[24] = "-", d2[24];
+	struct rec_stats s = {
+		.reads = a->cfg.reads, .writes = a->cfg.writes,
+		.refused_writes = a->cfg.refused_writes, .errors = a->cfg.errors,
+		.written = a->r.st.written, .ignored = a->r.st.ignored,
+		.time_ns = now(a) - t0,
+		.enum_ns = t_enum ? t_enum - t0 : REC_NO_TIME,
+	};
 
-	if (t_enum)
-		format_ns(t_enum - t0, d1, sizeof(d1));
-	format_ns(now(a) - t0, d2, sizeof(d2));
-	out_printf(o, "aspm stats reads=%llu writes=%llu refused-writes=%llu errors=%llu written=%u ignored=%u time=%s enum-time=%s\n",
-		   (unsigned long long)a->cfg.reads, (unsigned long long)a->cfg.writes,
-		   (unsigned long long)a->cfg.refused_writes,
-		   (unsigned long long)a->cfg.errors, a->r.st.written, a->r.st.ignored,
-		   d2, d1);
-}
-
-/* The `aspm dump` record: a config dump's functions, accesses, time and file. */
-static void dump_record(const struct out *o, unsigned nfn, uint64_t reads,
-			uint64_t writes, uint64_t ns, const char *path)
-{
-	char d[24];
-
-	format_ns(ns, d, sizeof(d));
-	out_printf(o, "aspm dump functions=%u reads=%llu writes=%llu time=%s file=%s\n",
-		   nfn, (unsigned long long)reads, (unsigned long long)writes, d, path);
+	rec_stats(o, &s);
 }
 
 static void print_stats(struct app *a, const struct out *o, uint64_t t0,
@@ -230,31 +199,11 @@ static int dump_to(struct app *a, const char *dir, const char *name,
 	a->cfg.errors = errors;
 	rc = app_write_result(a, &b, dir, name, o);
 	fmt_snprintf(path, sizeof(path), "%s\\%s", dir, name);
-	dump_record(o, a->topo.nfn, dr, a->cfg.writes - writes, now(a) - t0, path);
+	rec_dump(o, a->topo.nfn, dr, a->cfg.writes - writes, now(a) - t0, path);
 	return rc;
 }
 
 /* ------------------------------------------------------------ Secure Boot */
-
-/*
- * With SecureBoot = 1 the firmware's LoadImage verifies every image it
- * loads against db/dbx before it can start (UEFI 2.10 chapter 32, "UEFI
- * Image Validation"; the boot manager loads boot entries through it), so
- * a running image was verified; when shim started the chain, shim verified it (against
- * db or its MokList). SecureBoot = 0 (setup mode, audit mode, or off):
- * nothing was verified.
- */
-const char *sb_verified(const struct sb_state *s)
-{
-	if (s->secure_boot == 1)
-		return s->shim == 1 ? "shim" : "firmware";
-	return s->secure_boot == 0 ? "no" : "-";
-}
-
-static const char *sb_flag(int v)
-{
-	return v == 1 ? "1" : v == 0 ? "0" : "-";
-}
 
 void app_secure_boot_record(struct app *a, const struct out *o)
 {
@@ -262,8 +211,7 @@ void app_secure_boot_record(struct app *a, const struct out *o)
 
 	if (a->ops->secure_boot)
 		a->ops->secure_boot(a->ops->ctx, &s);
-	out_printf(o, "aspm secureboot secureboot=%s setupmode=%s verified=%s\n",
-		   sb_flag(s.secure_boot), sb_flag(s.setup_mode), sb_verified(&s));
+	rec_secureboot(o, &s);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -284,7 +232,7 @@ int app_run(struct app *a, enum cli_cmd cmd, const char *dumps,
 	report_tree(o, &a->topo);
 	if (cli->verbose || cmd == CLI_REPORT)
 		report_links(o, &a->topo);
-	report_fn_records(o, &a->topo);
+	rec_fn(o, &a->topo);
 	if (dumps)
 		rc_dump = dump_to(a, dumps, "config-before.txt", o);
 
@@ -332,9 +280,9 @@ int app_dump(struct app *a, const struct out *o)
 	pcie_dump_all(&a->cfg, &a->topo, &a->cap.file);
 	rc = app_write_result(a, &a->cap.buf, cli->dump_dir, "config.txt", o);
 	/* the app's own LNKCAP/LNKCTL decoding, to set against lspci -F's */
-	pcie_dump_link_records(&a->topo, o);
+	rec_fn_links(o, &a->topo);
 	fmt_snprintf(path, sizeof(path), "%s\\config.txt", cli->dump_dir);
-	dump_record(o, a->topo.nfn, a->cfg.reads, a->cfg.writes, now(a) - t0, path);
+	rec_dump(o, a->topo.nfn, a->cfg.reads, a->cfg.writes, now(a) - t0, path);
 	return rc;
 }
 

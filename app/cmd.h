@@ -24,7 +24,6 @@ int app_write_result(struct app *a, const struct out_buf *b, const char *dir,
 		     const char *name, const struct out *o);
 /* "verified" of the secureboot record: who checked this image's
  * signature before it ran ("firmware", "shim", "no", "-": unknown). */
-const char *sb_verified(const struct sb_state *s);
 /* The aspm secureboot record (docs/records.md). */
 void app_secure_boot_record(struct app *a, const struct out *o);
 

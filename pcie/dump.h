@@ -16,10 +16,5 @@ unsigned pcie_dump_fn(struct pci_cfg *c, const struct pcie_fn *f,
 		      const struct out *o);
 void pcie_dump_all(struct pci_cfg *c, const struct pcie_topo *t,
 		   const struct out *o);
-/* "aspm fn-link BDF lnkcap=.. support=.. l0s-exit=.. l1-exit=.. clkpm=..
- * lnkctl=.. aspm=.. ccc=.. clkreq=.." for every PCIe function (from the
- * enumeration's cache, no config access); "link=none" for RCiEPs and
- * event collectors. The dump command prints them on the console. */
-void pcie_dump_link_records(const struct pcie_topo *t, const struct out *o);
 
 #endif

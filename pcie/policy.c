@@ -20,6 +20,7 @@
 #include "link.h"
 #include "l1ss.h"
 #include "pci_regs.h"
+#include "../records/records.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -886,7 +887,6 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	int li = f->up_link, parent, root;
 	struct pcie_link *l;
 	unsigned before = p->n;
-	char b1[16], b2[16], b3[16];
 	int rc;
 
 	/* a removal comes after the boot enabled every function */
@@ -899,10 +899,7 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	 * say so, with nothing written and nothing dropped */
 	if (l->down != fn) {
 		if (records)
-			out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=0 written=0 reconfigured=- note=not-function-0\n",
-				   pci_addr_str(f->addr, b1),
-				   pci_addr_str(t->fn[l->up].addr, b2),
-				   aspm_action_name(act));
+			rec_teardown(records, t, fn, act, false, 0, -1);
 		return 0;
 	}
 	/*
@@ -913,10 +910,7 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 	if (act == ASPM_NOTOUCH) {
 		l->removed = true;
 		if (records)
-			out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=1 written=0 reconfigured=-\n",
-				   pci_addr_str(f->addr, b1),
-				   pci_addr_str(t->fn[l->up].addr, b2),
-				   aspm_action_name(act));
+			rec_teardown(records, t, fn, act, true, 0, -1);
 		return 0;
 	}
 	rc = config_link(p, t, li, 0, STEP_TEARDOWN, cfg_how(act));
@@ -933,10 +927,7 @@ static int exit_link_state(struct pcie_topo *t, enum aspm_action act, int fn,
 		rc = config_path(t, act, parent, p);
 	}
 	if (records)
-		out_printf(records, "aspm teardown dev=%s link-up=%s action=%s dropped=1 written=%u reconfigured=%s\n",
-			   pci_addr_str(f->addr, b1), pci_addr_str(t->fn[l->up].addr, b2),
-			   aspm_action_name(act), p->n - before,
-			   parent >= 0 ? pci_addr_str(t->fn[t->link[parent].up].addr, b3) : "-");
+		rec_teardown(records, t, fn, act, true, p->n - before, parent);
 	return rc;
 }
 

@@ -77,8 +77,8 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	 * link init (pcie_aspm_init_link_state()) */
 	if (r->action == ASPM_KEEP || r->action == ASPM_PERFORMANCE) {
 		rc = keep_phase(c, r, write);
-		report_link_records(o, t, r->action, r->lp);
-		report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);
+		rec_links(o, t, r->action, r->lp);
+		rec_exclude(o, t, r->excl, r->nexcl, r->action, r->lp);
 		return rc;
 	}
 	/* force (and clear, notouch: no Common Clock there): every link's
@@ -104,8 +104,8 @@ static int plan_phase(struct pci_cfg *c, struct aspm_run *r, bool write,
 	rc = aspm_plan_links(t, &r->in, r->action, &r->plan, r->lp) ?: rc;
 	if (write && r->plan.n > ccc_end)
 		rc = aspm_apply(c, t, &r->plan, ccc_end, r->env, &r->st) ?: rc;
-	report_link_records(o, t, r->action, r->lp);
-	report_excl_records(o, t, r->excl, r->nexcl, r->action, r->lp);
+	rec_links(o, t, r->action, r->lp);
+	rec_exclude(o, t, r->excl, r->nexcl, r->action, r->lp);
 	return rc;
 }
 
@@ -118,7 +118,7 @@ int aspm_run(struct pci_cfg *c, struct aspm_run *r, const struct out *o)
 	r->action = aspm_decide(&r->in);
 	r->plan.n = 0;
 	r->plan.overflow = false;
-	aspm_print_decision(o, &r->in, r->fadt_valid, r->action);
+	rec_decision(o, &r->in, r->fadt_valid, r->action);
 	aspm_init_links(t, r->action);
 	if (aspm_excl_apply(t, r->excl, r->nexcl, NULL))
 		log_info("--disable: a rule matches no link (see the aspm exclude records)");
@@ -127,11 +127,11 @@ int aspm_run(struct pci_cfg *c, struct aspm_run *r, const struct out *o)
 	case CMD_PLAN:
 		rc = plan_phase(c, r, false, o);
 		if (r->cmd == CMD_PLAN)
-			report_write_records(o, t, &r->plan, 0, false);
+			rec_writes(o, t, &r->plan, 0, false);
 		break;
 	case CMD_APPLY:
 		rc = plan_phase(c, r, true, o);
-		report_write_records(o, t, &r->plan, 0, true);
+		rec_writes(o, t, &r->plan, 0, true);
 		break;
 	case CMD_REMOVE: {
 		/* the state the OS would have reached, then the removal */
@@ -145,11 +145,11 @@ int aspm_run(struct pci_cfg *c, struct aspm_run *r, const struct out *o)
 		start = r->plan.n;
 		/* with --apply those writes were made: report them too */
 		if (r->remove_apply)
-			report_write_records(o, t, &r->plan, 0, true);
+			rec_writes(o, t, &r->plan, 0, true);
 		rc = aspm_plan_remove(t, r->action, fn, &r->plan, (struct out *)o) ?: rc;
 		if (r->remove_apply)
 			rc = aspm_apply(c, t, &r->plan, start, r->env, &r->st) ?: rc;
-		report_write_records(o, t, &r->plan, start, r->remove_apply);
+		rec_writes(o, t, &r->plan, start, r->remove_apply);
 		break;
 	}
 	}

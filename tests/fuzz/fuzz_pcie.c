@@ -684,7 +684,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	check_topo(&a.topo, &a.ecam);
 	/* the link records the dump command prints, on what was found */
-	pcie_dump_link_records(&a.topo, &o);
+	rec_fn_links(&o, &a.topo);
 	CHECK(!a.cfg.refused_writes && h.writes == a.cfg.writes);
 	if (!may_write || (a.policy_ran && a.r.action == ASPM_NOTOUCH))
 		CHECK(!h.writes);

@@ -37,8 +37,8 @@ build() {
 	# shellcheck disable=SC2086
 	clang $CFLAGS "tests/fuzz/fuzz_$1.c" $2 -o "$out/fuzz_$1" 2>"$out/build-$1.log"
 }
-build acpi "lib/*.c acpi/*.c pcie/*.c"; check $? "build fuzz_acpi"
-build pcie "tests/sim/*.c tests/lib/*.c host/platform.c twin/*.c lib/*.c acpi/*.c pcie/*.c app/*.c"
+build acpi "lib/*.c acpi/*.c pcie/*.c records/*.c"; check $? "build fuzz_acpi"
+build pcie "tests/sim/*.c tests/lib/*.c host/platform.c twin/*.c lib/*.c acpi/*.c pcie/*.c records/*.c app/*.c"
 check $? "build fuzz_pcie"
 build twin "twin/*.c lib/*.c pcie/cfg.c"; check $? "build fuzz_twin"
 # the ACPI images of the seeds are a few KiB; let them grow. A pcie input

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include "fixture.h"
 #include "../../pcie/dump.h"
+#include "../../records/records.h"
 
 static char text[1 << 20];
 
@@ -68,7 +69,7 @@ static void test_link_records(void **state)
 	assert_int_equal(fx_enum(f), 0);
 	reads = f->cfg.reads;
 	out_buf_init(&o, &b, text, sizeof(text));
-	pcie_dump_link_records(&f->topo, &o);
+	rec_fn_links(&o, &f->topo);
 	assert_int_equal(f->cfg.reads, reads);
 	assert_string_equal(text,
 		"aspm fn-link 0000:00:01.0 lnkcap=0x00051c11 support=L0s,L1 l0s-exit=128ns "
