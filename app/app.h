@@ -11,6 +11,7 @@
 #ifndef ASPMCTL_APP_APP_H
 #define ASPMCTL_APP_APP_H
 
+#include "tries.h"
 #include "../records/records.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,6 +67,10 @@ struct boot_ops {
 	void (*delay_us)(void *ctx, unsigned us);	/* optional */
 	/* optional: the Secure Boot state; absent, every field is unknown */
 	void (*secure_boot)(void *ctx, struct sb_state *s);
+	/* the boot counter (app/tries.h), a non-volatile variable: get gives
+	 * 0, -AE_NOENT when there is none, or an error; absent: no counter */
+	int (*counter_get)(void *ctx, uint32_t *count);
+	int (*counter_set)(void *ctx, uint32_t count);
 };
 
 /* One start of the app: where its arguments and configuration came from. */
@@ -105,8 +110,9 @@ struct app {
 	struct aspm_env env;
 	struct capture cap;	/* the transcript (boot.txt) */
 	bool policy_ran;
+	struct boot_tries tries;	/* boot mode's counting */
 	bool chainloaded;	/* the next loader was started */
-	char summary[256];
+	char summary[384];
 	char conf_text[BOOT_CONF_MAX];
 	char conf_copy[BOOT_CONF_MAX];	/* for cli_conf_salvage() */
 };

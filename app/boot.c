@@ -12,14 +12,50 @@
 #include "../lib/log.h"
 #include "../lib/util.h"
 
-/* The policy run: read-only after an unusable configuration (err), else
- * the optional FADT emulation, then apply with the before/after dumps. */
+/*
+ * Count this boot (app/tries.h) before anything is written: the counter
+ * variable is read, and written one higher unless the limit is reached.
+ * Returns false when the policy must not run: too many boots in a row
+ * were not confirmed, or the counter cannot be kept.
+ */
+static bool boot_count(struct app *a, const struct out *o)
+{
+	const struct cli *cli = &a->cli;
+	unsigned limit = cli->tries >= 0 ? (unsigned)cli->tries :
+			 cli->in.override == OVR_NOTOUCH ? 0 : TRIES_DEFAULT;
+	uint32_t count = 0, store = 0;
+	int rc = -AE_NOTSUP;
+
+	if (limit && a->ops->counter_get && a->ops->counter_set)
+		rc = a->ops->counter_get(a->ops->ctx, &count);
+	if (tries_decide(limit, rc, count, &a->tries, &store)) {
+		if (a->ops->counter_set(a->ops->ctx, store))
+			a->tries.fallback = FALLBACK_COUNTER;
+	}
+	rec_tries(o, a->tries.unconfirmed, a->tries.limit,
+		  tries_fallback_name(a->tries.fallback));
+	if (a->tries.fallback == FALLBACK_UNCONFIRMED)
+		log_warn(0, "%llu boots in a row were not confirmed ('aspmctl bless' on Linux): nothing applied, ASPM left as the BIOS set it",
+			 (unsigned long long)a->tries.unconfirmed);
+	else if (a->tries.fallback == FALLBACK_COUNTER)
+		log_warn(0, "this boot cannot be counted: nothing applied, ASPM left as the BIOS set it (--tries 0 applies without counting)");
+	return a->tries.fallback == FALLBACK_NONE;
+}
+
+/* The policy run: read-only after an unusable configuration (err) or when
+ * the boot count says so, else the optional FADT emulation, then apply
+ * with the before/after dumps. */
 static int boot_policy(struct app *a, int err, const char *what,
 		       const struct out *o)
 {
 	struct cli *cli = &a->cli;
 	int rc = 0;
 
+	if (!err && !boot_count(a, o)) {
+		rc = app_run(a, CLI_REPORT, NULL, o);
+		a->policy_ran = false;
+		return rc;
+	}
 	if (err) {
 		out_printf(o, "aspmctl: %s unusable: ASPM left as it is\n", what);
 		/* read-only: what the machine looks like, nothing written */
@@ -41,6 +77,8 @@ static void boot_summary(struct app *a, int status, const struct out *o)
 		.next = a->cli.next, .links = a->topo.nlink,
 		.written = a->r.st.written, .ignored = a->r.st.ignored,
 		.errors = a->cfg.errors, .status = status,
+		.unconfirmed = a->tries.unconfirmed, .tries = a->tries.limit,
+		.fallback = tries_fallback_name(a->tries.fallback),
 	};
 
 	rec_summary_text(a->summary, sizeof(a->summary), &s);
@@ -110,6 +148,7 @@ int app_boot(struct app *a, int err, const char *what)
 		log_error(-AE_NOENT, "boot: no next loader configured (next = ... in %s or --next)",
 			  BOOT_CONF_PATH);
 	app_secure_boot_record(a, o);
+	a->tries = (struct boot_tries){ .unconfirmed = -1 };	/* not counted */
 	rc_policy = boot_policy(a, err, what, o);
 	if (a->cap.buf.lost)
 		rc_files = -AE_NOSPC;

@@ -5,6 +5,7 @@
  * Plain C, no UEFI headers: efi/main.c hands over ASCII words.
  */
 #include "cli.h"
+#include "tries.h"
 #include "../lib/err.h"
 #include "../lib/util.h"
 
@@ -146,6 +147,20 @@ static int opt_dumps(struct cli *c, const char *opt, char *v)
 	return 0;
 }
 
+static int opt_tries(struct cli *c, const char *opt, char *v)
+{
+	unsigned n = 0;
+	const char *p = v;
+
+	(void)opt;
+	for (; p && *p >= '0' && *p <= '9' && n <= TRIES_MAX; p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	if (!v || !*v || *p || n > TRIES_MAX)
+		return usage_error(c, "--tries: expected a number of boots from 0 to 100, got '%s'", v);
+	c->tries = (int)n;
+	return 0;
+}
+
 static int opt_scan(struct cli *c, const char *opt, char *v)
 {
 	static const struct choice ch[] = { { "full", 1 }, { "bridges", 0 } };
@@ -238,6 +253,7 @@ static const struct cli_option {
 	{ "--apply", NULL, false, opt_apply },
 	{ "--verbose", "-v", false, opt_verbose },
 	{ "--dumps", NULL, true, opt_dumps },
+	{ "--tries", NULL, true, opt_tries },
 	{ "--scan", NULL, true, opt_scan },
 	{ "--next", NULL, true, opt_path },
 	{ "--results", NULL, true, opt_path },
@@ -332,6 +348,7 @@ static void cli_defaults(struct cli *c)
 	c->in.override = OVR_NONE;
 	c->in.fadt_mode = FADT_MODE_NOTOUCH;
 	c->emulate_fadt = -1;
+	c->tries = -1;
 	c->dump_dir = "\\EFI\\aspmctl\\dump";
 	c->results = "\\EFI\\aspmctl\\results";
 }
@@ -402,6 +419,9 @@ void cli_usage(const struct out *o)
 "  --emulate-fadt set-no-aspm|clear-no-aspm|leave   patch the FADT first\n"
 "  --results DIR      result files (default \\EFI\\aspmctl\\results)\n"
 "  --dumps yes|no     config space before/after in the results (default yes)\n"
+"  --tries N          boot: after N boots in a row not confirmed by\n"
+"                     'aspmctl bless', apply nothing (default 3; 0: off;\n"
+"                     notouch is never counted)\n"
 "  -h, --help\n"
 "Errors: a usage error prints one line and returns EFI_INVALID_PARAMETER.\n");
 }

@@ -36,6 +36,7 @@ struct cli {
 	const char *results;	/* folder for result files (boot) */
 	int emulate_fadt;	/* boot: -1 leave, 1 set, 0 clear no-ASPM */
 	bool no_dumps;		/* boot: no config-before/after.txt */
+	int tries;		/* boot: unconfirmed boots allowed, -1 default */
 	struct aspm_excl excl[ASPM_MAX_EXCL];	/* --disable, in order */
 	unsigned nexcl;
 	char error[160];	/* one-line reason on -AE_INVAL */

@@ -171,6 +171,18 @@ static void ops_secure_boot(void *ctx, struct sb_state *s)
 	efi_secure_boot(s);
 }
 
+static int ops_counter_get(void *ctx, uint32_t *count)
+{
+	(void)ctx;
+	return efi_counter_get(count);
+}
+
+static int ops_counter_set(void *ctx, uint32_t count)
+{
+	(void)ctx;
+	return efi_counter_set(count);
+}
+
 static uint64_t ops_time_ns(void *ctx)
 {
 	(void)ctx;
@@ -189,6 +201,8 @@ static const struct boot_ops efi_ops = {
 	.time_ns = ops_time_ns,
 	.delay_us = efi_delay_us,
 	.secure_boot = ops_secure_boot,
+	.counter_get = ops_counter_get,
+	.counter_set = ops_counter_set,
 };
 
 /* ------------------------------------------------------------ main */

@@ -25,6 +25,42 @@ int efi_publish_summary(const char *line)
 	return 0;
 }
 
+#define COUNTER_ATTRS	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | \
+			 EFI_VARIABLE_RUNTIME_ACCESS)
+
+int efi_counter_get(uint32_t *count)
+{
+	UINT8 v[8];
+	UINTN n = sizeof(v);
+	EFI_STATUS st;
+
+	st = uefi_call_wrapper(RT->GetVariable, 5, L"AspmctlBootCount",
+			       &aspmctl_vendor_guid, NULL, &n, v);
+	if (st == EFI_NOT_FOUND)
+		return -AE_NOENT;
+	if (st == EFI_BUFFER_TOO_SMALL || (!EFI_ERROR(st) && n != 4))
+		return log_error(-AE_INVAL, "AspmctlBootCount is not 4 bytes");
+	if (EFI_ERROR(st))
+		return log_error(-AE_IO, "cannot read AspmctlBootCount (EFI status 0x%llx %s)",
+				 (unsigned long long)st, efi_status_name(st));
+	*count = get_le32(v);
+	return 0;
+}
+
+int efi_counter_set(uint32_t count)
+{
+	UINT8 v[4] = { (UINT8)count, (UINT8)(count >> 8), (UINT8)(count >> 16),
+		       (UINT8)(count >> 24) };
+	EFI_STATUS st;
+
+	st = uefi_call_wrapper(RT->SetVariable, 5, L"AspmctlBootCount",
+			       &aspmctl_vendor_guid, COUNTER_ATTRS, sizeof(v), v);
+	if (EFI_ERROR(st))
+		return log_error(-AE_IO, "cannot set AspmctlBootCount (EFI status 0x%llx %s)",
+				 (unsigned long long)st, efi_status_name(st));
+	return 0;
+}
+
 /* A one-byte global variable (UEFI 2.10 sec 3.3): 0, 1, or -1 when it
  * does not exist or is not one byte of 0 or 1. */
 static int global_flag(CHAR16 *name)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The AspmctlSummary EFI variable (efi/variable.c). */
+/* The project's EFI variables: the summary, the boot counter (efi/variable.c). */
 #ifndef ASPMCTL_EFI_VARIABLE_H
 #define ASPMCTL_EFI_VARIABLE_H
 
@@ -13,6 +13,14 @@
 extern EFI_GUID aspmctl_vendor_guid;
 /* Volatile AspmctlSummary variable (boot + runtime access). */
 int efi_publish_summary(const char *line);
+/*
+ * The boot counter (app/tries.h): AspmctlBootCount, non-volatile, boot and
+ * runtime access (Linux deletes it through efivarfs to confirm a boot),
+ * 4 bytes little-endian. get: 0, -AE_NOENT (none), -AE_INVAL (not 4
+ * bytes) or -AE_IO; set: 0 or -AE_IO (a store that refuses writes).
+ */
+int efi_counter_get(uint32_t *count);
+int efi_counter_set(uint32_t count);
 /* SecureBoot, SetupMode and shim's protocol (app/app.h struct sb_state). */
 void efi_secure_boot(struct sb_state *s);
 

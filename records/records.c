@@ -241,7 +241,7 @@ static void rec_write(const struct out *o, const struct pcie_topo *t,
 		   pci_addr_str(t->fn[w->fn].addr, b), w->off, w->width,
 		   digits, w->old, digits, w->val, step_name(w->step));
 	if (!applied)
-		out_puts(o, " planned\n");
+		out_puts(o, " readback=- planned\n");
 	else if (w->result == ASPM_WRITE_OK)
 		out_printf(o, " readback=0x%0*x ok\n", digits, w->readback);
 	else if (w->result == ASPM_WRITE_IGNORED)
@@ -274,38 +274,52 @@ void rec_decision(const struct out *o, const struct aspm_inputs *in,
  * "aspm exclude": one per rule and link it reached, with the states the
  * rule forbids there and those it took from the link's target (several
  * rules forbidding one state each take it); a rule that reached no link
- * gets one line with links=0.
+ * gets one line with up=- down=- removed=none note=matches-nothing.
  */
+/* A state set with Clock PM last ("L1,L1.1,clkpm", "clkpm"); none_word
+ * for an empty set without Clock PM. */
+static void states_clkpm(uint8_t states, bool clkpm, char *buf, size_t size,
+			 const char *none_word)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (states) {
+		aspm_state_str(states, buf, size);
+		n = str_len(buf);
+	}
+	if (clkpm)
+		fmt_snprintf(buf + n, size - n, "%sclkpm", n ? "," : "");
+	else if (!n)
+		fmt_snprintf(buf, size, "%s", none_word);
+}
+
 void rec_exclude(const struct out *o, const struct pcie_topo *t,
 		 const struct aspm_excl *e, unsigned n,
 		 enum aspm_action act, const struct aspm_link_plan *lp)
 {
-	char b1[16], b2[16], st[64], rm[64];
+	char b1[16], b2[16], st[80], rm[80];
 
 	for (unsigned i = 0; i < n && i < 32; i++) {
 		unsigned links = 0;
 
+		states_clkpm(e[i].states, e[i].clkpm, st, sizeof(st), "");
 		for (unsigned li = 0; li < t->nlink; li++) {
 			const struct pcie_link *l = &t->link[li];
 
 			if (l->removed || !(l->excl_rules & (1u << i)))
 				continue;
 			links++;
-			aspm_state_str(e[i].states, st, sizeof(st));
-			aspm_state_str(e[i].states & lp[li].excl_removed, rm, sizeof(rm));
-			out_printf(o, "aspm exclude rule=%s up=%s down=%s action=%s states=%s%s removed=%s%s\n",
+			states_clkpm(e[i].states & lp[li].excl_removed,
+				     e[i].clkpm && lp[li].excl_clkpm, rm, sizeof(rm), "none");
+			out_printf(o, "aspm exclude rule=%s up=%s down=%s action=%s states=%s removed=%s\n",
 				   e[i].text, pci_addr_str(t->fn[l->up].addr, b1),
 				   pci_addr_str(t->fn[l->down].addr, b2),
-				   aspm_action_name(act), e[i].states ? st : "",
-				   e[i].clkpm ? (e[i].states ? ",clkpm" : "clkpm") : "",
-				   e[i].states & lp[li].excl_removed ? rm : "",
-				   e[i].clkpm && lp[li].excl_clkpm ?
-					((e[i].states & lp[li].excl_removed) ? ",clkpm" : "clkpm") :
-					((e[i].states & lp[li].excl_removed) ? "" : "none"));
+				   aspm_action_name(act), st, rm);
 		}
 		if (!links)
-			out_printf(o, "aspm exclude rule=%s links=0 note=matches-nothing\n",
-				   e[i].text);
+			out_printf(o, "aspm exclude rule=%s up=- down=- action=%s states=%s removed=none note=matches-nothing\n",
+				   e[i].text, aspm_action_name(act), st);
 	}
 }
 
@@ -330,8 +344,9 @@ void rec_teardown(const struct out *o, const struct pcie_topo *t, int fn,
 }
 
 /* "aspm fn-link": Link Capabilities and Link Control of every PCIe
- * function, decoded (PCIe r5.0 sec 7.5.3.6, 7.5.3.7); link=none for Root
- * Complex integrated endpoints and event collectors, which have no link. */
+ * function, decoded (PCIe r5.0 sec 7.5.3.6, 7.5.3.7); every field "-" and
+ * note=no-link for Root Complex integrated endpoints and event
+ * collectors, which have no link. */
 void rec_fn_links(const struct out *o, const struct pcie_topo *t)
 {
 	static const char *const ctl[] = { "off", "L0s", "L1", "L0s+L1" };
@@ -345,7 +360,8 @@ void rec_fn_links(const struct out *o, const struct pcie_topo *t)
 			continue;
 		if (f->pcie_type == PCI_EXP_TYPE_RC_END ||
 		    f->pcie_type == PCI_EXP_TYPE_RC_EC) {
-			out_printf(o, "aspm fn-link %s link=none\n", pci_addr_str(f->addr, b));
+			out_printf(o, "aspm fn-link %s lnkcap=- support=- l0s-exit=- l1-exit=- clkpm=- lnkctl=- aspm=- ccc=- clkreq=- note=no-link\n",
+				   pci_addr_str(f->addr, b));
 			continue;
 		}
 		format_ns(aspm_l0s_exit_ns(cap), l0s, sizeof(l0s));
@@ -438,15 +454,35 @@ static void err_word(int err, char *buf, size_t size)
 			*buf = '-';
 }
 
+/* "-" for a count not known (negative), else the count */
+static const char *count_word(long long n, char *buf, size_t size)
+{
+	if (n < 0)
+		return "-";
+	fmt_snprintf(buf, size, "%llu", (unsigned long long)n);
+	return buf;
+}
+
+void rec_tries(const struct out *o, long long unconfirmed, unsigned limit,
+	       const char *fallback)
+{
+	char n[24];
+
+	out_printf(o, "aspm tries unconfirmed=%s tries=%u fallback=%s\n",
+		   count_word(unconfirmed, n, sizeof(n)), limit, fallback);
+}
+
 void rec_summary_text(char *buf, size_t size, const struct rec_summary *s)
 {
-	char st[40];
+	char st[40], n[24];
 
 	err_word(s->status, st, sizeof(st));
 	fmt_snprintf(buf, size,
-		     "aspmctl %s action=%s links=%u written=%u ignored=%u errors=%llu status=%s next=%s",
+		     "aspmctl %s action=%s links=%u written=%u ignored=%u errors=%llu status=%s next=%s unconfirmed=%s tries=%u fallback=%s",
 		     s->version, s->action, s->links, s->written, s->ignored,
-		     (unsigned long long)s->errors, st, s->next ? s->next : "-");
+		     (unsigned long long)s->errors, st, s->next ? s->next : "-",
+		     count_word(s->unconfirmed, n, sizeof(n)), s->tries,
+		     s->fallback ? s->fallback : "none");
 }
 
 void rec_summary(const struct out *o, const char *text)

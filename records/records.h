@@ -66,12 +66,20 @@ struct sb_state {
 /* `aspm secureboot` */
 void rec_secureboot(const struct out *o, const struct sb_state *s);
 
+/* `aspm tries`: boot mode's counting; unconfirmed -1: not known (not
+ * counted, or the counter could not be read). */
+void rec_tries(const struct out *o, long long unconfirmed, unsigned limit,
+	       const char *fallback);
+
 /* The boot summary: the AspmctlSummary variable's text and its record. */
 struct rec_summary {
 	const char *version, *action, *next;	/* next NULL: "-" */
 	unsigned links, written, ignored;
 	uint64_t errors;
 	int status;		/* 0 or the run's -AE_* */
+	long long unconfirmed;	/* as `aspm tries` */
+	unsigned tries;
+	const char *fallback;
 };
 void rec_summary_text(char *buf, size_t size, const struct rec_summary *s);
 /* `aspm summary TEXT` */

@@ -67,6 +67,30 @@ static void fake_secure_boot(void *ctx, struct sb_state *s)
 	*s = f->sb;
 }
 
+static int fake_counter_get(void *ctx, uint32_t *count)
+{
+	struct fake_fw *f = ctx;
+
+	if (f->counter_get_rc)
+		return f->counter_get_rc;
+	if (!f->counter_exists)
+		return -AE_NOENT;
+	*count = f->counter;
+	return 0;
+}
+
+static int fake_counter_set(void *ctx, uint32_t count)
+{
+	struct fake_fw *f = ctx;
+
+	f->ncounter_set++;
+	if (f->counter_set_rc)
+		return f->counter_set_rc;
+	f->counter_exists = true;
+	f->counter = count;
+	return 0;
+}
+
 static uint64_t fake_time_ns(void *ctx)
 {
 	struct fake_fw *f = ctx;
@@ -101,6 +125,7 @@ void fake_fw_init(struct fake_fw *f, const struct mmio_ops *mmio,
 		.publish = fake_publish, .chainload = fake_chainload,
 		.time_ns = fake_time_ns, .delay_us = fake_delay_us,
 		.secure_boot = fake_secure_boot,
+		.counter_get = fake_counter_get, .counter_set = fake_counter_set,
 	};
 	fixed_platform_ops(&f->ops);
 }

@@ -28,12 +28,18 @@ struct fake_fw {
 	int chain_rc;		/* what chainload returns */
 	uint64_t delay_bound;	/* abort() past this many delays; 0: none */
 	struct sb_state sb;	/* what secure_boot reports */
+	int counter_get_rc;	/* counter_get fails with it (0: works) */
+	int counter_set_rc;	/* counter_set fails with it */
+	/* the boot counter variable */
+	bool counter_exists;
+	uint32_t counter;
+	unsigned ncounter_set;
 	/* what the app did */
 	struct fake_file file[FAKE_MAX_FILES];
 	unsigned nfile;		/* distinct paths kept */
 	unsigned nwrite;	/* write_file calls */
 	unsigned files_lost;	/* paths beyond FAKE_MAX_FILES */
-	char published[256];
+	char published[512];
 	size_t published_len;	/* of the whole summary, even if longer */
 	unsigned npublish;
 	char next[160], next_opts[1024];

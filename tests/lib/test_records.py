@@ -44,8 +44,9 @@ class Parse(unittest.TestCase):
         self.assertEqual(r["flags"], "pcie")
 
     def test_fn_link_and_value_with_equals(self):
-        r = records.parse("aspm fn-link 0000:00:03.0 link=none")
-        self.assertEqual((r.kind, r.args, r["link"]), ("fn-link", ["0000:00:03.0"], "none"))
+        r = records.parse("aspm fn-link 0000:00:03.0 lnkcap=- support=- note=no-link")
+        self.assertEqual((r.kind, r.args, r["note"], r["lnkcap"]),
+                         ("fn-link", ["0000:00:03.0"], "no-link", "-"))
         self.assertEqual(records.parse("aspm x a=b=c")["a"], "b=c")
 
     def test_not_records(self):

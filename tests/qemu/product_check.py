@@ -199,7 +199,7 @@ say(nv is not None and hit is not None and miss is not None
     and 'L0s' not in nv.get('target', '').split(',')
     and hit.get('up') == '0000:03:01.0' and hit.get('down') == '0000:05:00.0'
     and 'L0s' in hit.get('removed', '').split(',')
-    and miss.get('links') == '0' and miss.get('note') == 'matches-nothing'
+    and miss.get('up') == '-' and miss.get('note') == 'matches-nothing'
     and others and all('L0s' in l.get('target', '').split(',') for l in others)
     and not [w for w in of_kind(px, 'write') if w.args and w.args[0] in ('0000:03:01.0', '0000:05:00.0')
              and w.get('step', '').startswith('aspm') and int(w.get('new', '0'), 16) & 1],
@@ -460,7 +460,7 @@ if data is not None:
     for b in sorted(fl):
         rec, f = fl[b], lsp.get(b, {})
         probs = []
-        if rec.get('link') == 'none':
+        if rec.get('note') == 'no-link':
             if 'lnkcap' in f or 'lnkctl' in f:
                 probs.append('app: no link registers, lspci shows LnkCap/LnkCtl')
             say(not probs, f'dump/lspci: {b}: no link registers (RCiEP/RCEC), lspci shows none either'

@@ -385,13 +385,17 @@ static uint64_t acpi_only_reversed(struct fake_mem *m)
 	return tables(m, (uint64_t[]){ fadt, mcfg }, 2);
 }
 
+/* this boot counted: the first unconfirmed one of the default 3 */
+#define COUNTED	" unconfirmed=1 tries=3 fallback=none"
+/* not counted: an unusable configuration, or a policy that writes nothing */
+#define UNCOUNTED	" unconfirmed=- tries=0 fallback=none"
 #define S_OK(action, written) \
 	"aspmctl unknown action=" action " links=1 written=" written \
-	" ignored=0 errors=0 status=ok next=" NEXT
+	" ignored=0 errors=0 status=ok next=" NEXT COUNTED
 #define S_CLEAR		S_OK("clear", "2")
 #define S_NONE(status) \
 	"aspmctl unknown action=none links=0 written=0 ignored=0 errors=0 status=" \
-	status " next=" NEXT
+	status " next=" NEXT COUNTED
 #define WROTE(f)	"aspmctl: wrote " RESULTS "\\" f " (%u bytes)"
 #define WROTE_ALL	WROTE("config-before.txt"), WROTE("config-after.txt"), WROTE("boot.txt")
 
@@ -598,7 +602,7 @@ static void test_config_case(void **state)
 	assert_int_equal(sim_lnkctl(s, A(1, 0, 0)) & PCI_EXP_LNKCTL_ASPMC, 0);
 	assert_int_equal(sim_lnkctl(s, A(0, 1, 0)) & PCI_EXP_LNKCTL_ASPMC, 0);
 	snprintf(summary, sizeof(summary),
-		 "aspmctl unknown action=clear links=%u written=%u ignored=0 errors=0 status=ok next=" NEXT,
+		 "aspmctl unknown action=clear links=%u written=%u ignored=0 errors=0 status=ok next=" NEXT COUNTED,
 		 b->app.topo.nlink, h->writes);
 	check_booted(b, rc, summary, true);
 	/* the broken functions are in no link but the run's */
@@ -636,11 +640,11 @@ static void test_boot_entry_without_conf(void **state)
 	assert_int_equal(b->fw.nchain, 0);
 	assert_false(b->app.chainloaded);
 	assert_string_equal(b->fw.published,
-			    "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not-found next=-");
+			    "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not-found next=-" UNCOUNTED);
 	bt = bfx_file(b, RESULTS "\\boot.txt");
 	assert_non_null(bt);
 	assert_has_line(bt, "aspmctl: error: " CONF_PATH_S ": not found and no command in the load options: nothing to do as a boot entry (not found)");
-	assert_has_line(bt, "aspm summary aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not-found next=-");
+	assert_has_line(bt, "aspm summary aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=not-found next=-" UNCOUNTED);
 	/* the read-only report is there, no dumps */
 	assert_has_line(b->text, "PCI: 2 function(s), 1 link(s), 1 root bus(es)");
 	assert_int_equal(b->fw.nfile, 1);
@@ -720,7 +724,7 @@ static void test_boot_entry_bad_conf(void **state)
 		"aspmctl: configuration unusable: ASPM left as it is",
 		"aspmctl: wrote " RESULTS "\\boot.txt (%u bytes)");
 	check_writes(b, 0);
-	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=invalid next=" NEXT, false);
+	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=invalid next=" NEXT UNCOUNTED, false);
 	bfx_free(b);
 }
 
@@ -758,6 +762,157 @@ static void test_boot_entry_options_only(void **state)
 	bfx_free(b);
 }
 
+/* ------------------------------------------------------------ boot counting */
+
+#define BOOT_CLEAR	"--fadt-mode clear --dumps no --next " NEXT " --next-options \"" NEXT_OPTS "\""
+
+static struct bfx *tries_boot(const char *opts, bool exists, uint32_t count,
+			      int set_rc, int *rc)
+{
+	struct bfx *b = bfx_new();
+
+	healthy(b->sim);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
+	b->fw.counter_exists = exists;
+	b->fw.counter = count;
+	b->fw.counter_set_rc = set_rc;
+	*rc = bfx_run(b, false, opts, NULL, -AE_NOENT);
+	return b;
+}
+
+/* Each boot under a writing policy is counted before anything is written. */
+static void test_tries_counted(void **state)
+{
+	int rc;
+	struct bfx *b = tries_boot(BOOT_CLEAR, false, 0, 0, &rc);
+
+	(void)state;
+	check_writes(b, 2);
+	assert_true(b->fw.counter_exists);
+	assert_int_equal(b->fw.counter, 1);
+	assert_has_line(b->text, "aspm tries unconfirmed=1 tries=3 fallback=none");
+	check_booted(b, rc, S_CLEAR, false);
+	bfx_free(b);
+	/* the third unconfirmed boot still applies */
+	b = tries_boot(BOOT_CLEAR, true, 2, 0, &rc);
+	check_writes(b, 2);
+	assert_int_equal(b->fw.counter, 3);
+	assert_string_equal(b->fw.published,
+			    "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=ok next=" NEXT
+			    " unconfirmed=3 tries=3 fallback=none");
+	bfx_free(b);
+}
+
+/* After `tries` unconfirmed boots, nothing is applied and the boot goes on. */
+static void test_tries_exhausted(void **state)
+{
+	static const char *const sum =
+		"aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=ok next=" NEXT
+		" unconfirmed=3 tries=3 fallback=unconfirmed-boots";
+	int rc;
+	struct bfx *b = tries_boot(BOOT_CLEAR, true, 3, 0, &rc);
+
+	(void)state;
+	check_writes(b, 0);
+	assert_int_equal(b->fw.ncounter_set, 0);
+	assert_int_equal(b->fw.counter, 3);
+	assert_has_line(b->text, "aspm tries unconfirmed=3 tries=3 fallback=unconfirmed-boots");
+	assert_has_line(b->text, "aspmctl: warning: 3 boots in a row were not confirmed ('aspmctl bless' on Linux): nothing applied, ASPM left as the BIOS set it");
+	assert_null(strstr(b->text, "aspm write "));
+	check_booted(b, rc, sum, false);
+	bfx_free(b);
+	/* tries = 1 in the configuration: one unconfirmed boot is enough */
+	b = bfx_new();
+	healthy(b->sim);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
+	b->fw.counter_exists = true;
+	b->fw.counter = 1;
+	rc = bfx_run(b, false, NULL, "next = " NEXT "\nnext-options = " NEXT_OPTS "\nfadt-mode = clear\ndumps = no\ntries = 1\n", 0);
+	check_writes(b, 0);
+	assert_has_line(b->text, "aspm tries unconfirmed=1 tries=1 fallback=unconfirmed-boots");
+	assert_int_equal(b->fw.nchain, 1);
+	bfx_free(b);
+}
+
+/* A variable store that refuses the counter does not stop the boot; a
+ * boot that cannot be counted applies nothing. */
+static void test_tries_store_refuses(void **state)
+{
+	int rc;
+	struct bfx *b = tries_boot(BOOT_CLEAR, false, 0, -AE_IO, &rc);
+
+	(void)state;
+	check_writes(b, 0);
+	assert_int_equal(b->fw.ncounter_set, 1);
+	assert_has_line(b->text, "aspm tries unconfirmed=1 tries=3 fallback=counter-unusable");
+	assert_has_line(b->text, "aspmctl: warning: this boot cannot be counted: nothing applied, ASPM left as the BIOS set it (--tries 0 applies without counting)");
+	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=ok next=" NEXT
+		     " unconfirmed=1 tries=3 fallback=counter-unusable", false);
+	bfx_free(b);
+	/* nor one that cannot be read */
+	b = bfx_new();
+	healthy(b->sim);
+	b->fw.plat.rsdp = acpi_good(&b->mem);
+	b->fw.counter_get_rc = -AE_INVAL;
+	rc = bfx_run(b, false, BOOT_CLEAR, NULL, -AE_NOENT);
+	check_writes(b, 0);
+	assert_int_equal(b->fw.ncounter_set, 0);
+	assert_has_line(b->text, "aspm tries unconfirmed=- tries=3 fallback=counter-unusable");
+	assert_int_equal(b->fw.nchain, 1);
+	bfx_free(b);
+}
+
+/* notouch writes nothing and is not counted; --tries 0 turns counting off. */
+static void test_tries_not_counted(void **state)
+{
+	int rc;
+	struct bfx *b = tries_boot("--policy notouch --dumps no --next " NEXT " --next-options \"" NEXT_OPTS "\"", true, 7, 0, &rc);
+
+	(void)state;
+	check_writes(b, 0);
+	assert_int_equal(b->fw.ncounter_set, 0);
+	assert_has_line(b->text, "aspm tries unconfirmed=- tries=0 fallback=none");
+	bfx_free(b);
+	b = tries_boot("--tries 0 " BOOT_CLEAR, true, 7, 0, &rc);
+	check_writes(b, 2);
+	assert_int_equal(b->fw.ncounter_set, 0);
+	assert_int_equal(b->fw.counter, 7);
+	check_booted(b, rc, "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=ok next=" NEXT
+		     UNCOUNTED, false);
+	bfx_free(b);
+}
+
+/* The decision alone, over every counter state. */
+static void test_tries_decide(void **state)
+{
+	static const struct {
+		unsigned limit; int get_rc; uint32_t count;
+		bool store; uint32_t stored; long long unconfirmed; enum boot_fallback fb;
+	} c[] = {
+		{ 3, -AE_NOENT, 99, true, 1, 1, FALLBACK_NONE },
+		{ 3, 0, 0, true, 1, 1, FALLBACK_NONE },
+		{ 3, 0, 2, true, 3, 3, FALLBACK_NONE },
+		{ 3, 0, 3, false, 0, 3, FALLBACK_UNCONFIRMED },
+		{ 3, 0, 0xffffffff, false, 0, 0xffffffff, FALLBACK_UNCONFIRMED },
+		{ 3, -AE_IO, 0, false, 0, -1, FALLBACK_COUNTER },
+		{ 0, -AE_IO, 5, false, 0, -1, FALLBACK_NONE },
+		{ 1, 0, 0, true, 1, 1, FALLBACK_NONE },
+		{ 1, 0, 1, false, 0, 1, FALLBACK_UNCONFIRMED },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(c); i++) {
+		struct boot_tries t;
+		uint32_t st = 0;
+
+		assert_int_equal(tries_decide(c[i].limit, c[i].get_rc, c[i].count, &t, &st), c[i].store);
+		assert_int_equal(st, c[i].stored);
+		assert_int_equal(t.unconfirmed, c[i].unconfirmed);
+		assert_int_equal(t.fallback, c[i].fb);
+		assert_int_equal(t.limit, c[i].limit);
+	}
+}
+
 /* --dumps no: the policy runs and the boot goes on, without the two
  * config dumps (they cost most of the chainloader's time on big machines). */
 static void test_boot_without_dumps(void **state)
@@ -793,7 +948,7 @@ static void test_bad_load_options_fail_open(void **state)
 		"aspmctl: load options unusable: ASPM left as it is",
 		"aspmctl: wrote " RESULTS "\\boot.txt (%u bytes)");
 	check_writes(b, 0);
-	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=invalid next=" NEXT, false);
+	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=invalid next=" NEXT UNCOUNTED, false);
 	bfx_free(b);
 }
 
@@ -817,7 +972,7 @@ static void test_long_load_options_fail_open(void **state)
 		"aspmctl: load options unusable: ASPM left as it is",
 		"aspmctl: wrote " RESULTS "\\boot.txt (%u bytes)");
 	check_writes(b, 0);
-	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=invalid next=" NEXT, false);
+	check_booted(b, rc, "aspmctl unknown action=none links=1 written=0 ignored=0 errors=0 status=invalid next=" NEXT UNCOUNTED, false);
 	bfx_free(b);
 }
 
@@ -991,7 +1146,7 @@ static void test_boot_files_do_not_fit(void **state)
 	assert_int_equal(rc, 0);
 	assert_int_equal(b->fw.nchain, 1);
 	assert_string_equal(b->fw.published,
-			    "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=no-space next=" NEXT);
+			    "aspmctl unknown action=clear links=1 written=2 ignored=0 errors=0 status=no-space next=" NEXT COUNTED);
 	/* what fit was written: no older file passes for this run's */
 	assert_int_equal(strlen(bfx_file(b, RESULTS "\\boot.txt")), 511);
 	assert_int_equal(strlen(bfx_file(b, RESULTS "\\config-before.txt")), 4095);
@@ -1109,6 +1264,11 @@ int main(void)
 	T(test_secure_boot_record);
 	T(test_secure_boot_unknown);
 	T(test_boot_files_do_not_fit);
+	T(test_tries_counted);
+	T(test_tries_exhausted);
+	T(test_tries_store_refuses);
+	T(test_tries_not_counted);
+	T(test_tries_decide);
 	T(test_dump_command);
 	T(test_fadt_command);
 	T(test_decode_options);

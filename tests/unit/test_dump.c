@@ -74,7 +74,7 @@ static void test_link_records(void **state)
 	assert_string_equal(text,
 		"aspm fn-link 0000:00:01.0 lnkcap=0x00051c11 support=L0s,L1 l0s-exit=128ns "
 		"l1-exit=4.000us clkpm=yes lnkctl=0x0142 aspm=L1 ccc=yes clkreq=yes\n"
-		"aspm fn-link 0000:00:03.0 link=none\n"
+		"aspm fn-link 0000:00:03.0 lnkcap=- support=- l0s-exit=- l1-exit=- clkpm=- lnkctl=- aspm=- ccc=- clkreq=- note=no-link\n"
 		"aspm fn-link 0000:01:00.0 lnkcap=0x0003f411 support=L0s l0s-exit=5.000us "
 		"l1-exit=65.000us clkpm=no lnkctl=0x0001 aspm=L0s ccc=no clkreq=no\n");
 	fx_free(f);

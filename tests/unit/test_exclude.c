@@ -117,8 +117,8 @@ static void test_links_reached(void **state)
 		     "aspm exclude rule=L0s@03:00.0 up=0000:00:1c.2 down=0000:03:00.0 action=force states=L0s removed=L0s",
 		     "aspm exclude rule=L0s@04:00.0 up=0000:04:00.0 down=0000:05:00.0 action=force states=L0s removed=L0s",
 		     "aspm exclude rule=L0s@10ec:8168 up=0000:04:00.0 down=0000:05:00.0 action=force states=L0s removed=L0s",
-		     "aspm exclude rule=L1@00:1f.0 links=0 note=matches-nothing",
-		     "aspm exclude rule=L1@1234:5678 links=0 note=matches-nothing");
+		     "aspm exclude rule=L1@00:1f.0 up=- down=- action=force states=L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm removed=none note=matches-nothing",
+		     "aspm exclude rule=L1@1234:5678 up=- down=- action=force states=L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm removed=none note=matches-nothing");
 	/* the untouched links get L0s and L1 as force gives them */
 	assert_record(p, "aspm link up=0000:00:1c.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm bios=L1 capable=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm action=force target=L0s,L1 clkpm=off>on l1ss=none reason=l1ss-not-forced");
 	assert_record(p, "aspm link up=0000:00:1c.2 down=0000:03:00.0 nfn=1 hops=0 support=L0s,L1 bios=L1 capable=L0s,L1 action=force target=L1 clkpm=off>on l1ss=none reason=excluded");
