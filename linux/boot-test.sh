@@ -21,8 +21,9 @@
 #   --interactive     console on this terminal, aspmctl.shell=1, no checks
 #   QEMU-ARGS         appended to QEMU's command line (topology devices);
 #                     every NIC needs romfile= (empty) or OVMF tries PXE
-# Environment: ASPMCTL_ACCEL (tcg; kvm is opt-in: OVMF fails under KVM on
-# some hosts), QEMU (qemu-system-x86_64), OVMF_CODE, OVMF_VARS.
+# QEMU starts through tests/qemu/launch.sh. Environment: ASPMCTL_ACCEL (tcg;
+# kvm is opt-in: OVMF fails under KVM on some hosts), QEMU
+# (qemu-system-x86_64), ASPMCTL_OVMF_CODE, ASPMCTL_OVMF_VARS.
 # Exit status 0 when the report is complete and the guest powered off.
 
 set -eu
@@ -69,17 +70,14 @@ case $timeout_s$mem in
 *[!0-9]*) die "--timeout and --memory take whole numbers" ;;
 esac
 
-QEMU=${QEMU:-qemu-system-x86_64}
-OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
-OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
-ACCEL=${ASPMCTL_ACCEL:-tcg}
-if ! command -v "$QEMU" >/dev/null || [ ! -f "$OVMF_CODE" ] || [ ! -f "$OVMF_VARS" ]; then
+# the one launcher: machine, firmware (ASPMCTL_OVMF_CODE / ASPMCTL_OVMF_VARS),
+# accelerator, serial console and time limit
+launch=$REPO_ROOT/tests/qemu/launch.sh
+if ! "$launch" --check --firmware "$firmware" 2>/dev/null; then
 	"$REPO_ROOT/scripts/install-deps.sh" run ||
 		die "QEMU or OVMF missing and could not be installed (scripts/install-deps.sh run)"
 fi
-command -v "$QEMU" >/dev/null || die "$QEMU not found"
-[ -f "$OVMF_CODE" ] || die "$OVMF_CODE not found (package ovmf)"
-[ -f "$OVMF_VARS" ] || die "$OVMF_VARS not found (package ovmf)"
+"$launch" --check --firmware "$firmware" || die "QEMU or OVMF missing (packages qemu-system-x86, ovmf)"
 
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	linux_paths
@@ -91,8 +89,8 @@ fi
 [ -f "$initrd" ] || die "initramfs $initrd not found: run make kernel (linux/build-kernel.sh)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-case $out$OVMF_CODE in
-*,*) die "QEMU option values cannot hold commas: $out / $OVMF_CODE" ;;
+case $out in
+*,*) die "QEMU option values cannot hold commas: $out" ;;
 esac
 
 # Every NIC must come without its iPXE option ROM.
@@ -122,31 +120,17 @@ cmdline="console=ttyS0,115200 panic=-1${append}"
 rm -f "$out/serial.log" "$out/qemu.log" "$out/result" "$out/OVMF_VARS.fd"
 
 set -- -kernel "$kernel" -initrd "$initrd" "$@"
-if [ "$firmware" = ovmf ]; then
-	cp "$OVMF_VARS" "$out/OVMF_VARS.fd"
-	chmod u+w "$out/OVMF_VARS.fd"
-	set -- -drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
-		-drive "if=pflash,format=raw,unit=1,file=$out/OVMF_VARS.fd" "$@"
-fi
-set -- -nodefaults -machine q35 -accel "$ACCEL" -m "$mem" -smp 1 \
-	-display none -no-reboot "$@"
-
 if [ "$interactive" = 1 ]; then
 	note "interactive: Ctrl-A X quits QEMU"
-	exec "$QEMU" "$@" -serial mon:stdio \
-		-append "$cmdline aspmctl.shell=1 aspmctl.loglevel=7"
+	exec "$launch" --out "$out" --firmware "$firmware" --memory "$mem" --serial stdio \
+		-- "$@" -append "$cmdline aspmctl.shell=1 aspmctl.loglevel=7"
 fi
 
-# The exact command, runnable again with sh.
-{
-	shquote "$QEMU" "$@" -serial "file:$out/serial.log" -monitor none -append "$cmdline"
-	echo
-} >"$out/qemu.cmd"
-
+# launch.sh writes the exact command, runnable again with sh, to qemu.cmd
 t0=$(date +%s%N)
 rc=0
-timeout -k 5 "$timeout_s" "$QEMU" "$@" -serial "file:$out/serial.log" -monitor none \
-	-append "$cmdline" >"$out/qemu.log" 2>&1 </dev/null || rc=$?
+"$launch" --out "$out" --firmware "$firmware" --memory "$mem" --serial file \
+	--timeout "$timeout_s" -- "$@" -append "$cmdline" >"$out/qemu.log" 2>&1 </dev/null || rc=$?
 t1=$(date +%s%N)
 ms=$(((t1 - t0) / 1000000))
 secs=$(printf '%d.%01d' $((ms / 1000)) $((ms % 1000 / 100)))

@@ -27,7 +27,8 @@
 #   KERNEL_SRC_PATCHED KERNEL_SRC_UNPATCHED       source trees (git worktrees)
 # Settings (environment or make command line): ASPMCTL_CACHE, ASPMCTL_JOBS,
 # ASPMCTL_CCACHE, ASPMCTL_KEEP_TREES, ASPMCTL_KERNEL_REUSE (linux/lib.sh),
-# ASPMCTL_ACCEL (linux/boot-test.sh).
+# ASPMCTL_ACCEL, ASPMCTL_OVMF_CODE, ASPMCTL_OVMF_VARS (linux/boot-test.sh,
+# through tests/qemu/launch.sh).
 
 KLINUX := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 KBOOT_TIMEOUT ?= 180
@@ -35,7 +36,7 @@ KBOOT_APPEND ?=
 KBOOT_ARGS ?=
 
 export ASPMCTL_CACHE ASPMCTL_JOBS ASPMCTL_CCACHE ASPMCTL_KEEP_TREES \
-	ASPMCTL_KERNEL_REUSE ASPMCTL_ACCEL
+	ASPMCTL_KERNEL_REUSE ASPMCTL_ACCEL ASPMCTL_OVMF_CODE ASPMCTL_OVMF_VARS
 
 # Lazy, once: $(shell) runs the first time the variable is expanded.
 kernel_env = $(shell $(KLINUX)/kernel-env.sh --get $(1) 2>/dev/null)

@@ -164,13 +164,6 @@ kgit() {
 		-c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"
 }
 
-# Each argument single-quoted for sh, space-separated.
-shquote() {
-	for a in "$@"; do
-		printf "'%s' " "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"
-	done
-}
-
 # Seconds as "1m23s".
 fmt_secs() {
 	if [ "$1" -ge 60 ]; then

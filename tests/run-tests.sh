@@ -75,19 +75,19 @@ for topo in tests/qemu/topologies/*.topo; do
 		sh "$BUILD/aspmctl.efi" "$topo" "$BUILD/$name" "$results" "$name"
 done
 
-passed=0
-failed=0
+# the total through the suites' own counter
+# shellcheck source=tests/lib/suite.sh
+. tests/lib/suite.sh
 for f in "$results"/*.count; do
 	read -r _ p fl <"$f"
 	name=$(basename "$f" .count)
 	secs=-
 	[ -f "$results/$name.time" ] && read -r secs <"$results/$name.time"
 	printf '  %-20s %4s passed, %4s failed %6ss\n' "$name" "$p" "$fl" "$secs"
-	passed=$((passed + p))
-	failed=$((failed + fl))
+	suite_add "$p" "$fl"
 done
-[ "$failed" -ne 0 ] && status=1
 total=$(( $(date +%s) - t_all ))
 echo "total time: ${total}s ($((total / 60)) min $((total % 60)) s)"
-echo "$passed passed, $failed failed"
+suite_start total	# no count file of its own
+suite_end || status=1
 exit $status

@@ -5,9 +5,9 @@
 set -u
 results=$1
 shift
-mkdir -p "$results"
-passed=0
-failed=0
+# shellcheck source=tests/lib/suite.sh
+. "$(dirname "$0")/lib/suite.sh"
+suite_start unit "$results"
 for bin in "$@"; do
 	log="$results/$(basename "$bin").log"
 	"$bin" >"$log" 2>&1
@@ -22,9 +22,6 @@ for bin in "$@"; do
 	fi
 	printf '%-40s %3s passed, %3s failed\n' "$(basename "$bin")" "$p" "$f"
 	[ "$f" -ne 0 ] && sed 's/^/    /' "$log" | grep -v '^    \[ *\(RUN\|OK\) *\]' | tail -40
-	passed=$((passed + p))
-	failed=$((failed + f))
+	suite_add "$p" "$f"
 done
-echo "unit $passed $failed" >"$results/unit.count"
-echo "unit: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end

@@ -11,7 +11,7 @@
 # in tests/fuzz/coverage-ignore.txt get no coverage instrumentation. To see
 # what the app printed for one input: FUZZ_PRINT=1 DIR/fuzz_NAME FILE.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 time=300 out=build/fuzz results=build/results targets="acpi pcie twin"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -22,17 +22,13 @@ while [ $# -gt 0 ]; do
 	*)		echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-mkdir -p "$out" "$results"
+mkdir -p "$out"
+# shellcheck source=tests/lib/suite.sh
+. tests/lib/suite.sh
+suite_start fuzz "$results"
 CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt -I. -DASPMCTL_HOST"
-passed=0 failed=0
-check() {
-	if [ "$1" -eq 0 ]; then
-		echo "ok   $2"; passed=$((passed + 1))
-	else
-		echo "FAIL $2"; failed=$((failed + 1))
-	fi
-}
+check() { suite_check "$@"; }	# check STATUS WHAT
 build() {
 	# shellcheck disable=SC2086
 	clang $CFLAGS "tests/fuzz/fuzz_$1.c" $2 -o "$out/fuzz_$1" 2>"$out/build-$1.log"
@@ -79,6 +75,4 @@ for t in $targets; do
 	[ $rc -eq 0 ] || grep -A20 'ERROR\|ALARM' "$out/fuzz-$t.log" | head -30
 	findings "$t" | sed 's/^/     finding: /'
 done
-echo "fuzz $passed $failed" >"$results/fuzz.count"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end

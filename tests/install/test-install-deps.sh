@@ -9,8 +9,9 @@
 #   tests/install/test-install-deps.sh [--results DIR]
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-results=
-[ "${1:-}" = --results ] && results=$2
+# shellcheck source=tests/lib/suite.sh
+. tests/lib/suite.sh
+suite_start install "$([ "${1:-}" = --results ] && echo "$2")"
 work=$(mktemp -d "${TMPDIR:-/tmp}/aspmctl-install-deps.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir "$work/bin"
@@ -41,10 +42,8 @@ EOT
 printf '#!/bin/sh\necho 0\n' >"$work/bin/id"
 chmod +x "$work/bin/dpkg-query" "$work/bin/apt-get" "$work/bin/id"
 
-pass=0
-fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; sed 's/^/     /' "$work/err" | head -12; fail=$((fail + 1)); }
+ok() { suite_check 0 "$1"; }
+bad() { suite_check 1 "$1"; sed 's/^/     /' "$work/err" | head -12; }
 # run VAR=VALUE...: install-deps.sh build with the stand-ins; sets rc and calls
 run() {
 	: >"$work/calls"
@@ -85,6 +84,4 @@ else
 	bad "nothing missing (rc=$rc, calls=$calls)"
 fi
 
-echo "install: $pass passed, $fail failed"
-[ -n "$results" ] && echo "install $pass $fail" >"$results/install.count"
-[ "$fail" = 0 ]
+suite_end

@@ -35,8 +35,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 mkdir -p "$out" "$results"
-# shellcheck source=tests/qemu/lib.sh
-. "$REPO/tests/qemu/lib.sh"
+# shellcheck source=tests/lib/suite.sh
+. "$REPO/tests/lib/suite.sh"
 suite_name=kernel
 check() {	# check NAME COMMAND...: counted, log in OUT/NAME.log
 	suite_run "$@" || true

@@ -45,8 +45,8 @@ done
 mkdir -p "$out" "$results"
 out=$(cd "$out" && pwd)
 results=$(cd "$results" && pwd)
-# shellcheck source=tests/qemu/lib.sh
-. "$REPO/tests/qemu/lib.sh"
+# shellcheck source=tests/lib/suite.sh
+. "$REPO/tests/lib/suite.sh"
 suite_name=kernel-series
 
 if [ "$build" = 1 ]; then

@@ -6,22 +6,17 @@
 # no comment names a tracker issue instead of saying what a thing is.
 #   tests/lint/house.sh [--results DIR]
 set -u
-cd "$(dirname "$0")/../.."
-results=
-[ "${1:-}" = --results ] && results=$2
-pass=0
-fail=0
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib/suite.sh
+. tests/lib/suite.sh
+suite_start house "$([ "${1:-}" = --results ] && echo "$2")"
 check() {	# check NAME COMMAND...: the command succeeds
 	name=$1
 	shift
-	if "$@" >/tmp/house.$$ 2>&1; then
-		echo "ok   $name"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $name"
-		sed 's/^/     /' /tmp/house.$$ | head -20
-		fail=$((fail + 1))
-	fi
+	"$@" >/tmp/house.$$ 2>&1
+	rc=$?
+	suite_check $rc "$name"
+	[ $rc -eq 0 ] || sed 's/^/     /' /tmp/house.$$ | head -20
 }
 none() {	# none PATTERN PATHSPEC...: git grep finds nothing
 	pat=$1
@@ -35,6 +30,4 @@ check "no C function over 80 lines (scripts/func-length.sh)" scripts/func-length
 check "no comment refers to a tracker issue" \
 	none '[Ii]ssue [0-9]+|issue #[0-9]+' '*.c' '*.h' '*.sh' '*.py' '*.mk' Makefile
 rm -f /tmp/house.$$
-echo "house: $pass passed, $fail failed"
-[ -n "$results" ] && echo "house $pass $fail" >"$results/house.count"
-[ "$fail" = 0 ]
+suite_end

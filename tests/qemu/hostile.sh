@@ -25,8 +25,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 app=${1:?usage: hostile.sh APP [--out DIR] [--results DIR]}
 shift
-# shellcheck source=tests/qemu/lib.sh
-. "$here/lib.sh"
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
 suite_init hostile build/qemu-hostile "$@"
 check() { suite_check "$@"; }	# check STATUS WHAT
 app=$(cd "$(dirname "$app")" && pwd)/$(basename "$app")

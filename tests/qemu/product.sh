@@ -46,8 +46,11 @@ done
 [ -n "$app" ] || usage
 [ -f "$app" ] || { echo "product.sh: no such file: $app" >&2; exit 2; }
 t0=$(date +%s.%N)
-mkdir -p "$out" "$results"
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
+suite_start product "$results"
 app=$(cd "$(dirname "$app")" && pwd)/$(basename "$app")
 checks=$out/checks.txt
 : >"$checks"
@@ -72,7 +75,8 @@ kernel_mode=$([ -n "$kernel" ] && echo 1 || { [ $use_kernel -eq 1 ] && echo 0 ||
 for t in mkfs.vfat mmd mcopy lspci; do
 	command -v $t >/dev/null && continue
 	note "FAIL prerequisites: $t missing (apt-get install dosfstools mtools pciutils)"
-	cat "$checks"; echo "product 0 1" >"$results/product.count"; echo "0 passed, 1 failed"
+	suite_count_file "$checks" 0 product.sh
+	suite_end
 	exit 1
 done
 
@@ -269,12 +273,8 @@ python3 "$here/product_check.py" "$out" "$root" "$guid" "$dumpfile" "$kernel_mod
 	>>"$checks" 2>"$out/check.err" || note "FAIL checker crashed: $(tail -n 3 "$out/check.err" | tr '\n' ' ')"
 
 # ---------------------------------------------------------------- verdict
-cat "$checks"
-pass=$(grep -c '^ok ' "$checks" || true)
-fail=$(grep -c '^FAIL ' "$checks" || true)
-echo "product $pass $fail" >"$results/product.count"
+suite_count_file "$checks" 0 product.sh
 t2=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$(wc -l <"$out/boots.txt")" \
 	'BEGIN { printf "product: %d boots in %.0f s, checks %.1f s, total %.0f s\n", n, b - a, c - b, c - a }'
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -52,11 +52,8 @@ for f in "$topo" ${app:+"$app"} ${kernel:+"$kernel"} ${initrd:+"$initrd"} ${nsh:
 	[ -f "$f" ] || { echo "run.sh: no such file: $f" >&2; exit 2; }
 done
 
-ovmf_code=${ASPMCTL_OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
-ovmf_vars=${ASPMCTL_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
-for f in "$ovmf_code" "$ovmf_vars"; do
-	[ -f "$f" ] || { echo "run.sh: missing $f (apt-get install ovmf)" >&2; exit 2; }
-done
+# QEMU and the firmware (ASPMCTL_OVMF_CODE / ASPMCTL_OVMF_VARS): launch.sh
+"$here/launch.sh" --check || exit 2
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -65,10 +62,9 @@ rm -f "$out"/serial.raw "$out"/serial.log "$out"/trace.log "$out"/qemu.log \
 	"$out"/status "$out"/qemu.cmd
 esp=$out/esp
 mkdir -p "$esp"
-cp "$ovmf_vars" "$out/OVMF_VARS.fd"
 
 # ---------------------------------------------------------------- topology
-machine=q35
+machine=''
 devices=()
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -81,7 +77,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	case "$kw" in
 	device)		[ -n "$val" ] || { echo "$topo:$lineno: empty device" >&2; exit 2; }
 			devices+=(-device "$val") ;;
-	machine)	machine="$machine,$val" ;;
+	machine)	machine="${machine:+$machine,}$val" ;;
 	*)		echo "$topo:$lineno: unknown keyword '$kw'" >&2; exit 2 ;;
 	esac
 done <"$topo"
@@ -142,21 +138,8 @@ shell)
 esac
 
 # ---------------------------------------------------------------- QEMU
-accel=tcg
-[ "${ASPMCTL_KVM:-0}" = 1 ] && accel=kvm
-# shellcheck disable=SC2054 # commas belong to QEMU's option syntax
-qemu=(qemu-system-x86_64
-	-machine "$machine" -accel "$accel" -m "${ASPMCTL_MEM:-512M}" -smp 1
-	-nodefaults -display none -no-reboot -no-user-config
-	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code"
-	-drive "if=pflash,format=raw,unit=1,file=$out/OVMF_VARS.fd"
-	-drive "format=raw,file=fat:rw:$esp"
-	-chardev file,id=ser0,path=serial.raw
-	-serial chardev:ser0
-	-monitor none
-	-qmp unix:qmp.sock,server=on,wait=off
-	-qmp unix:qmp-ctl.sock,server=on,wait=off
-	"${devices[@]}")
+# launch.sh adds the machine, firmware, serial console and QMP sockets
+qemu=(-drive "format=raw,file=fat:rw:$esp" "${devices[@]}")
 [ $trace -eq 0 ] || qemu+=(-trace 'pci_cfg_*' -trace serial_write -D "$out/trace.log")
 if [ "$mode" = kernel-direct ]; then
 	qemu+=(-kernel "$kernel")
@@ -165,7 +148,7 @@ if [ "$mode" = kernel-direct ]; then
 fi
 qemu+=(${qemu_extra[@]+"${qemu_extra[@]}"})
 
-sup=(--out "$out" --timeout "$timeout" ${quiet[@]+"${quiet[@]}"})
+sup=(${quiet[@]+"${quiet[@]}"})
 if [ ${#until_re[@]} -gt 0 ]; then
 	for u in "${until_re[@]}"; do sup+=(--until "$u"); done
 elif [ -n "$kernel" ]; then
@@ -179,12 +162,12 @@ fi
 [ -z "$kernel" ] || sup+=(--exit-ok)
 [ "$mode" != shell ] || sup+=(--skip-countdown)
 sup+=(${qmp_on[@]+"${qmp_on[@]}"})
+launch=(--out "$out" --machine "$machine" --timeout "$timeout")
+for a in ${sup[@]+"${sup[@]}"}; do launch+=(--supervise "$a"); done
 
-printf '%q ' "${qemu[@]}" >"$out/qemu.cmd"
-echo >>"$out/qemu.cmd"
-[ ${#quiet[@]} -gt 0 ] || echo "run: mode=$mode topology=$topo out=$out accel=$accel timeout=${timeout}s"
+[ ${#quiet[@]} -gt 0 ] || echo "run: mode=$mode topology=$topo out=$out timeout=${timeout}s"
 set +e
-python3 "$here/supervise.py" "${sup[@]}" -- "${qemu[@]}"
+"$here/launch.sh" "${launch[@]}" -- "${qemu[@]}"
 rc=$?
 set -e
 exit $rc

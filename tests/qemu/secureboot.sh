@@ -50,18 +50,17 @@ done
 [ -n "$app" ] || usage
 [ -f "$app" ] || { echo "secureboot.sh: no such file: $app" >&2; exit 2; }
 t0=$(date +%s.%N)
-mkdir -p "$out" "$results"
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
+suite_start secureboot "$results"
 checks=$out/checks.txt
 : >"$checks"
 note() { echo "$*" >>"$checks"; }
 verdict() {
-	cat "$checks"
-	pass=$(grep -c '^ok ' "$checks" || true)
-	fail=$(grep -c '^FAIL ' "$checks" || true)
-	echo "secureboot $pass $fail" >"$results/secureboot.count"
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	suite_count_file "$checks" 0 secureboot.sh
+	suite_end
 }
 
 # ---------------------------------------------------------------- inputs

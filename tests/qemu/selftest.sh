@@ -9,8 +9,8 @@
 # shellcheck disable=SC2016 # the sh -c scripts get their values as $1...
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/qemu/lib.sh
-. "$here/lib.sh"
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
 suite_init qemu-selftest build/qemu-selftest "$@"
 check() {	# check DESCRIPTION COMMAND...
 	local what=$1 rc=0

@@ -26,7 +26,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$app" ] || [ -n "$log" ] || { sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-mkdir -p "$out" "$results"
+mkdir -p "$out"
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
+suite_start qemu-smoke "$results"
 checks=$out/checks.txt
 : >"$checks"
 have_expect=1
@@ -66,9 +69,5 @@ if [ $have_expect -eq 1 ]; then
 		echo "FAIL expect.py --check-app crashed" >>"$checks"
 fi
 
-cat "$checks"
-pass=$(grep -c '^ok ' "$checks" || true)
-fail=$(grep -c '^FAIL ' "$checks" || true)
-echo "qemu-smoke $pass $fail" >"$results/qemu-smoke.count"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_count_file "$checks" 0 smoke.sh
+suite_end

@@ -6,13 +6,22 @@
 # codes, PCI Express port types (read from the dump's capability list) and
 # bridge bus numbers with what expect.py derived from the topology file.
 #
-#   tests/qemu/validate-expect.sh [--out DIR] [TOPO...]   (default: all)
+#   tests/qemu/validate-expect.sh [--out DIR] [--results DIR] [TOPO...]
+#       (default: all topologies; with --results, RESULTS/validate-expect.count)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out=build/validate-expect
-if [ "${1:-}" = --out ]; then out=$2; shift 2; fi
+out=build/validate-expect results=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out)		out=$2; shift 2 ;;
+	--results)	results=$2; shift 2 ;;
+	*)		break ;;
+	esac
+done
 [ $# -gt 0 ] || set -- "$here"/topologies/*.topo
-pass=0 fail=0
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
+suite_start validate-expect "$results"
 for topo in "$@"; do
 	name=$(basename "$topo" .topo)
 	dir=$out/$name
@@ -22,13 +31,10 @@ for topo in "$@"; do
 	if "$here/run.sh" --topology "$topo" --nsh "$dir/check.nsh" --out "$dir" \
 		--quiet --timeout $((120 + n * 3)) &&
 	   python3 "$here/expect.py" --check-shell "$dir/serial.log" "$topo" >"$dir/check.txt"; then
-		pass=$((pass + 1))
-		echo "ok   $name: $n functions match ($(sed -n 's/.*wall=\([0-9.]*\).*/\1/p' "$dir/status") s)"
+		suite_check 0 "$name: $n functions match ($(sed -n 's/.*wall=\([0-9.]*\).*/\1/p' "$dir/status") s)"
 	else
-		fail=$((fail + 1))
-		echo "FAIL $name (see $dir/check.txt)"
+		suite_check 1 "$name (see $dir/check.txt)"
 		grep -v '^ok' "$dir/check.txt" 2>/dev/null | sed 's/^/    /' || true
 	fi
 done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+suite_end

@@ -71,8 +71,8 @@ mkdir -p "$out" "$results"
 out=$(cd "$out" && pwd)
 results=$(cd "$results" && pwd)
 t0=$(date +%s)
-# shellcheck source=tests/qemu/lib.sh
-. "$REPO/tests/qemu/lib.sh"
+# shellcheck source=tests/lib/suite.sh
+. "$REPO/tests/lib/suite.sh"
 step() {	# step NAME COMMAND...: a build step, counted, log in OUT/NAME.log
 	suite_run "$@"
 }
@@ -85,7 +85,7 @@ finish() {
 if [ "$build" = 1 ]; then
 	step make-kernel make -C "$REPO" --no-print-directory kernel || finish
 fi
-eval "$("$LINUX_DIR/kernel-env.sh")" || { suite_failed=$((suite_failed + 1)); finish; }
+eval "$("$LINUX_DIR/kernel-env.sh")" || { suite_add 0 1; finish; }
 
 sdir=$out/scenarios
 rm -rf "$sdir"
