@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The house rules a reviewer would otherwise check by hand, as one suite:
-# acpi/, pcie/, app/ and twin/ include no UEFI header; pcie/ knows nothing
+# acpi/, pcie/, records/, app/, twin/ and host/ include no UEFI header; pcie/ knows nothing
 # of ACPI; no C function outside tests/ is over 80 lines;
 # no comment names a tracker issue instead of saying what a thing is.
 #   tests/lint/house.sh [--results DIR]
@@ -23,8 +23,8 @@ none() {	# none PATTERN PATHSPEC...: git grep finds nothing
 	shift
 	! git grep -n -E "$pat" -- "$@"
 }
-check "no UEFI header in acpi/ pcie/ app/ twin/ lib/" \
-	none '#include *[<"](efi|efilib|efiapi|Uefi|Library/)' acpi pcie app twin lib
+check "no UEFI header in acpi/ pcie/ records/ app/ twin/ host/ lib/" \
+	none '#include *[<"](efi|efilib|efiapi|Uefi|Library/)' acpi pcie records app twin host lib
 check "pcie/ includes nothing of acpi/" none 'include.*acpi' pcie
 check "no C function over 80 lines (scripts/func-length.sh)" scripts/func-length.sh
 check "no comment refers to a tracker issue" \
