@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "efivars.h"
 #include "firmware.h"
 #include "sysfs.h"
 #include "../lib/err.h"
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: aspmctl (--from-dump FILE | --from-sysfs [ROOT]) [host options]\n"
 	      "               [COMMAND [options]]\n"
+	      "       aspmctl bless|status [--efivars DIR]\n"
 	      "aspmctl.efi's commands and options over a twin of a machine's config\n"
 	      "space; nothing is ever written to a real register.\n"
 	      "  --from-dump FILE      lspci -x, -xxx, -xxxx or -D -xxxx text, or the\n"
@@ -51,6 +53,11 @@ static void usage(FILE *f)
 	      "                        the FADT's, or no when there is none)\n"
 	      "  --after-dump FILE     the config space after the command, lspci text\n"
 	      "  --esp DIR             where the app's files go (dump, results)\n"
+	      "  bless                 confirm this boot: delete aspmctl.efi's boot\n"
+	      "                        counter (as root; aspmctl-bless.service runs it)\n"
+	      "  status                the summary aspmctl.efi left this boot, and the\n"
+	      "                        counter\n"
+	      "  --efivars DIR         efivarfs (default " EFIVARS_DIR ")\n"
 	      "Run 'aspmctl --from-dump FILE help' for the commands and their options.\n", f);
 }
 
@@ -59,6 +66,25 @@ static int bad(const char *what, const char *arg)
 	fprintf(stderr, "aspmctl: %s%s%s (see --help)\n", what, arg ? ": " : "",
 		arg ? arg : "");
 	return -AE_INVAL;
+}
+
+/* `bless` and `status`: the app's variables on the running system.
+ * Returns the exit status, or -1 when argv is not one of them. */
+static int efivars_cmd(int argc, char **argv)
+{
+	const char *dir = EFIVARS_DIR;
+	int rc;
+
+	if (argc < 2 || (strcmp(argv[1], "bless") && strcmp(argv[1], "status")))
+		return -1;
+	if (argc == 4 && !strcmp(argv[2], "--efivars"))
+		dir = argv[3];
+	else if (argc != 2) {
+		bad("bless and status take only --efivars DIR", NULL);
+		return 2;
+	}
+	rc = !strcmp(argv[1], "bless") ? efivars_bless(dir) : efivars_status(dir);
+	return rc ? 1 : 0;
 }
 
 /* One host option at argv[i]; returns how many words it took, 0 when
@@ -288,8 +314,11 @@ int main(int argc, char **argv)
 	struct twin t = { 0 };
 	uint8_t *mcfg = NULL;
 	size_t mcfg_len = 0;
-	int rc = parse_opts(&h, argc, argv);
+	int rc = efivars_cmd(argc, argv);
 
+	if (rc >= 0)
+		return rc;
+	rc = parse_opts(&h, argc, argv);
 	if (rc || (h.help && !h.dump && !h.sysfs)) {
 		usage(rc ? stderr : stdout);
 		free(h.argv);

@@ -63,7 +63,7 @@ boot() {
 	echo "$s" | grep -q "^aspm stats .* writes=$w " ||
 		{ [ "$w" -eq 0 ] && ! echo "$s" | grep -q "^aspm stats "; }
 	check $? "$name: only the planned writes were made ($w, all Link Control)"
-	echo "$s" | grep -q "^aspm summary aspmctl .* next=\\\\stub.efi$"
+	echo "$s" | grep -q "^aspm summary aspmctl .* next=\\\\stub.efi unconfirmed=1 tries=3 fallback=none$"
 	check $? "$name: the summary was published: $(echo "$s" | grep -m1 '^aspm summary' | cut -c14-)"
 	echo "$s" | grep -q "^efi-stub: load-options .*after-$name\""
 	check $? "$name: the next stage started with its options"
@@ -146,6 +146,6 @@ echo "$rest" | grep -qE '^BdsDxe: failed to start Boot[0-9A-F]+ .*: Not Found$' 
 check $? "$name: the boot manager failed that option and started the next one, no menu: $(echo "$rest" |
 	grep -m1 -E '^(efi-stub: started|UEFI Interactive Shell)')"
 bt=$(mtype -i "$img" ::/EFI/aspmctl/results/boot.txt 2>/dev/null | sed 's/\r$//' || true)
-echo "$bt" | grep -q "^aspm summary aspmctl .* action=none .* status=not-found next=-$"
+echo "$bt" | grep -q "^aspm summary aspmctl .* action=none .* status=not-found next=- unconfirmed=- tries=0 fallback=none$"
 check $? "$name: results\\boot.txt written and records the error"
 suite_end
