@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "efivars.h"
+#include "variables.h"
 #include "firmware.h"
 #include "sysfs.h"
 #include "../lib/err.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The host tool's `bless` and `status` (host/efivars.c) on a directory laid
+# The host tool's `bless` and `status` (host/variables.c) on a directory laid
 # out as efivarfs is (each file: 4 bytes of attributes, then the data):
 # bless deletes the boot counter and says how many boots it confirmed,
 # bless without a counter is not an error, a malformed counter is deleted

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The app's EFI variables through efivarfs (efivars.h). */
+/* The app's EFI variables through efivarfs (variables.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "efivars.h"
+#include "variables.h"
 #include "sysfs.h"
 #include "../lib/err.h"
 #include "../lib/util.h"

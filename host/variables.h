@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The app's EFI variables as a booted Linux sees them in efivarfs
- * (host/efivars.c): the AspmctlSummary the app published and the boot
+ * (host/variables.c): the AspmctlSummary the app published and the boot
  * counter AspmctlBootCount (app/tries.h). `aspmctl bless` confirms this
  * boot by deleting the counter, `aspmctl status` shows both. Each efivarfs
  * file is the variable's 4-byte attributes, then its data.
  */
-#ifndef ASPMCTL_HOST_EFIVARS_H
-#define ASPMCTL_HOST_EFIVARS_H
+#ifndef ASPMCTL_HOST_VARIABLES_H
+#define ASPMCTL_HOST_VARIABLES_H
 
 #define EFIVARS_DIR	"/sys/firmware/efi/efivars"
 #define ASPMCTL_GUID_STR	"5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13"
