@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "install.h"
 #include "variables.h"
 #include "firmware.h"
 #include "sysfs.h"
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 	fputs("usage: aspmctl (--from-dump FILE | --from-sysfs [ROOT]) [host options]\n"
 	      "               [COMMAND [options]]\n"
 	      "       aspmctl bless|status [--efivars DIR]\n"
+	      "       aspmctl install|uninstall [--dry-run] [--esp DIR] [--policy P]\n"
+	      "               [--app FILE] [--efivars DIR] [--mounts FILE]\n"
 	      "aspmctl.efi's commands and options over a twin of a machine's config\n"
 	      "space; nothing is ever written to a real register.\n"
 	      "  --from-dump FILE      lspci -x, -xxx, -xxxx or -D -xxxx text, or the\n"
@@ -57,6 +60,11 @@ static void usage(FILE *f)
 	      "                        counter (as root; aspmctl-bless.service runs it)\n"
 	      "  status                the summary aspmctl.efi left this boot, and the\n"
 	      "                        counter\n"
+	      "  install               put aspmctl.efi in front of this boot: the app on\n"
+	      "                        the ESP, aspmctl.conf whose next loader is the one\n"
+	      "                        this boot came through (BootCurrent), a boot entry\n"
+	      "                        first in BootOrder; --dry-run prints the steps\n"
+	      "  uninstall             undo each step of install\n"
 	      "  --efivars DIR         efivarfs (default " EFIVARS_DIR ")\n"
 	      "Run 'aspmctl --from-dump FILE help' for the commands and their options.\n", f);
 }
@@ -75,6 +83,15 @@ static int efivars_cmd(int argc, char **argv)
 	const char *dir = EFIVARS_DIR;
 	int rc;
 
+	if (argc >= 2 && (!strcmp(argv[1], "install") || !strcmp(argv[1], "uninstall"))) {
+		struct install_opts io;
+
+		rc = install_parse(argc - 2, argv + 2, &io);
+		if (rc)
+			return rc;
+		rc = !strcmp(argv[1], "install") ? host_install(&io) : host_uninstall(&io);
+		return rc ? 1 : 0;
+	}
 	if (argc < 2 || (strcmp(argv[1], "bless") && strcmp(argv[1], "status")))
 		return -1;
 	if (argc == 4 && !strcmp(argv[2], "--efivars"))

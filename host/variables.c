@@ -38,6 +38,68 @@ static int clear_immutable(const char *path)
 	return rc;
 }
 
+int var_read(const char *dir, const char *name, const char *guid,
+	     uint32_t *attrs, uint8_t **data, size_t *len)
+{
+	char path[4096];
+	uint8_t *d = NULL;
+	size_t n = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s-%s", dir, name, guid);
+	rc = host_read_file(path, VAR_MAX, &d, &n);
+	if (!rc && n < 4)
+		rc = -AE_INVAL;
+	if (rc) {
+		free(d);
+		return rc;
+	}
+	*attrs = get_le32(d);
+	memmove(d, d + 4, n - 4);
+	*data = d;
+	*len = n - 4;
+	return 0;
+}
+
+int var_write(const char *dir, const char *name, const char *guid,
+	      uint32_t attrs, const void *data, size_t len)
+{
+	uint8_t buf[4 + VAR_MAX];
+	char path[4096];
+	ssize_t w;
+	int fd;
+
+	if (len > VAR_MAX)
+		return -AE_2BIG;
+	/* as libefivar does: an existing variable is deleted, then created
+	 * again in one write(2), the attributes first */
+	if (var_delete(dir, name, guid) == -AE_IO)
+		return -AE_IO;
+	snprintf(path, sizeof(path), "%s/%s-%s", dir, name, guid);
+	buf[0] = (uint8_t)attrs;
+	buf[1] = (uint8_t)(attrs >> 8);
+	buf[2] = (uint8_t)(attrs >> 16);
+	buf[3] = (uint8_t)(attrs >> 24);
+	memcpy(buf + 4, data, len);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return -AE_IO;
+	w = write(fd, buf, 4 + len);
+	return close(fd) || w != (ssize_t)(4 + len) ? -AE_IO : 0;
+}
+
+int var_delete(const char *dir, const char *name, const char *guid)
+{
+	char path[4096];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s-%s", dir, name, guid);
+	rc = clear_immutable(path);
+	if (rc)
+		return rc;
+	return unlink(path) ? (errno == ENOENT ? -AE_NOENT : -AE_IO) : 0;
+}
+
 /* The counter's value: 0, -AE_NOENT (no variable), -AE_INVAL (not 4
  * bytes of data) or -AE_IO. */
 static int read_counter(const char *dir, uint32_t *count)
