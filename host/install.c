@@ -25,7 +25,7 @@
 
 static int refuse(const char *why, const char *arg)
 {
-	fprintf(stderr, "aspmctl install: %s%s; nothing was changed\n", why, arg ? arg : "");
+	fprintf(stderr, "aspmctl: %s%s; nothing was changed\n", why, arg ? arg : "");
 	return -AE_NOTSUP;
 }
 
@@ -46,6 +46,7 @@ int install_parse(int argc, char **argv, struct install_opts *o)
 	o->efivars = EFIVARS_DIR;
 	o->mounts = "/proc/self/mounts";
 	o->app = "/usr/lib/aspmctl/aspmctl.efi";
+	o->root = "";
 	/* build/host/aspmctl next to build/aspmctl.efi, when not installed */
 	n = readlink("/proc/self/exe", app, sizeof(app) - 32);
 	if (n > 0 && access(o->app, R_OK)) {
@@ -64,7 +65,8 @@ int install_parse(int argc, char **argv, struct install_opts *o)
 				  !strcmp(a, "--efivars") ? &o->efivars :
 				  !strcmp(a, "--mounts") ? &o->mounts :
 				  !strcmp(a, "--app") ? &o->app :
-				  !strcmp(a, "--policy") ? &o->policy : NULL;
+				  !strcmp(a, "--policy") ? &o->policy :
+				  !strcmp(a, "--root") ? &o->root : NULL;
 
 		if (!strcmp(a, "--dry-run")) {
 			o->dry_run = true;
@@ -81,7 +83,8 @@ int install_parse(int argc, char **argv, struct install_opts *o)
 }
 
 /* The ESP: --esp, else the vfat mounted at /boot/efi, /efi or /boot. */
-static int find_esp(const struct install_opts *o, char *esp, size_t size)
+int install_find_esp(const struct install_opts *o, char *esp, size_t size,
+		     bool writable)
 {
 	static const char *const where[] = { "/boot/efi", "/efi", "/boot" };
 	char dev[256], dir[1024], type[64], opts[1024];
@@ -94,7 +97,7 @@ static int find_esp(const struct install_opts *o, char *esp, size_t size)
 		esp[0] = '\0';
 		f = fopen(o->mounts, "r");
 		if (!f)
-			return refuse("cannot read the mount table ", o->mounts);
+			return writable ? refuse("cannot read the mount table ", o->mounts) : -AE_NOENT;
 		for (unsigned w = 0; w < ARRAY_SIZE(where) && !esp[0]; w++) {
 			rewind(f);
 			while (fscanf(f, "%255s %1023s %63s %1023s %*d %*d", dev, dir, type, opts) == 4)
@@ -105,10 +108,12 @@ static int find_esp(const struct install_opts *o, char *esp, size_t size)
 				}
 		}
 		fclose(f);
+		if (!esp[0] && !writable)
+			return -AE_NOENT;
 		if (!esp[0])
 			return refuse("no EFI System Partition mounted (a vfat file system at /boot/efi, /efi or /boot); give --esp DIR", NULL);
 	}
-	if (ro || access(esp, W_OK))
+	if (writable && (ro || access(esp, W_OK)))
 		return refuse("the EFI System Partition is read-only or not writable: ", esp);
 	return 0;
 }
@@ -227,7 +232,7 @@ static int preflight(const struct install_opts *o, char *esp, size_t size)
 	free(d);
 	if (sb)
 		return refuse("Secure Boot is on: installing behind the system's shim is not supported yet", NULL);
-	return find_esp(o, esp, size);
+	return install_find_esp(o, esp, size, true);
 }
 
 static int enough_space(const char *esp, size_t need)

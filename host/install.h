@@ -11,6 +11,7 @@
 #define ASPMCTL_HOST_INSTALL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct install_opts {
 	const char *efivars;	/* efivarfs (default EFIVARS_DIR) */
@@ -18,6 +19,7 @@ struct install_opts {
 	const char *mounts;	/* default /proc/self/mounts */
 	const char *app;	/* the aspmctl.efi to install */
 	const char *policy;	/* policy = ... in aspmctl.conf; NULL: auto */
+	const char *root;	/* status: the system's root for sysfs (default /) */
 	bool dry_run;
 };
 
@@ -26,5 +28,12 @@ int install_parse(int argc, char **argv, struct install_opts *o);
 /* 0, or -AE_* with the reason on stderr (nothing changed on a refusal). */
 int host_install(const struct install_opts *o);
 int host_uninstall(const struct install_opts *o);
+/* The ESP's mount point (--esp, else from the mount table); writable:
+ * refuse a read-only one. 0 or -AE_* with the reason on stderr. */
+int install_find_esp(const struct install_opts *o, char *esp, size_t size,
+		     bool writable);
+/* aspmctl status (host/status.c): the summary, the counter, and each
+ * function's Link Control as the app left it and as it is now. */
+int host_status(const struct install_opts *o);
 
 #endif

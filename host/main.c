@@ -41,7 +41,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: aspmctl (--from-dump FILE | --from-sysfs [ROOT]) [host options]\n"
 	      "               [COMMAND [options]]\n"
-	      "       aspmctl bless|status [--efivars DIR]\n"
+	      "       aspmctl bless [--efivars DIR]\n"
+	      "       aspmctl status [--efivars DIR] [--esp DIR] [--root DIR]\n"
 	      "       aspmctl install|uninstall [--dry-run] [--esp DIR] [--policy P]\n"
 	      "               [--app FILE] [--efivars DIR] [--mounts FILE]\n"
 	      "aspmctl.efi's commands and options over a twin of a machine's config\n"
@@ -58,8 +59,9 @@ static void usage(FILE *f)
 	      "  --esp DIR             where the app's files go (dump, results)\n"
 	      "  bless                 confirm this boot: delete aspmctl.efi's boot\n"
 	      "                        counter (as root; aspmctl-bless.service runs it)\n"
-	      "  status                the summary aspmctl.efi left this boot, and the\n"
-	      "                        counter\n"
+	      "  status                the summary and the counter aspmctl.efi left this\n"
+	      "                        boot, and each function's Link Control as the app\n"
+	      "                        left it (boot.txt) and as it is now (sysfs)\n"
 	      "  install               put aspmctl.efi in front of this boot: the app on\n"
 	      "                        the ESP, aspmctl.conf whose next loader is the one\n"
 	      "                        this boot came through (BootCurrent), a boot entry\n"
@@ -76,31 +78,33 @@ static int bad(const char *what, const char *arg)
 	return -AE_INVAL;
 }
 
-/* `bless` and `status`: the app's variables on the running system.
- * Returns the exit status, or -1 when argv is not one of them. */
+/* install, uninstall, status and bless: the app on the running system.
+ * Returns the exit status, or -1 when argv is none of them. */
 static int efivars_cmd(int argc, char **argv)
 {
 	const char *dir = EFIVARS_DIR;
 	int rc;
 
-	if (argc >= 2 && (!strcmp(argv[1], "install") || !strcmp(argv[1], "uninstall"))) {
+	if (argc >= 2 && (!strcmp(argv[1], "install") || !strcmp(argv[1], "uninstall") ||
+			  !strcmp(argv[1], "status"))) {
 		struct install_opts io;
 
 		rc = install_parse(argc - 2, argv + 2, &io);
 		if (rc)
 			return rc;
-		rc = !strcmp(argv[1], "install") ? host_install(&io) : host_uninstall(&io);
+		rc = !strcmp(argv[1], "install") ? host_install(&io) :
+		     !strcmp(argv[1], "uninstall") ? host_uninstall(&io) : host_status(&io);
 		return rc ? 1 : 0;
 	}
-	if (argc < 2 || (strcmp(argv[1], "bless") && strcmp(argv[1], "status")))
+	if (argc < 2 || strcmp(argv[1], "bless"))
 		return -1;
 	if (argc == 4 && !strcmp(argv[2], "--efivars"))
 		dir = argv[3];
 	else if (argc != 2) {
-		bad("bless and status take only --efivars DIR", NULL);
+		bad("bless takes only --efivars DIR", NULL);
 		return 2;
 	}
-	rc = !strcmp(argv[1], "bless") ? efivars_bless(dir) : efivars_status(dir);
+	rc = efivars_bless(dir);
 	return rc ? 1 : 0;
 }
 

@@ -8,6 +8,9 @@ then the data), for tests/host/test-install.sh.
         BootOrder 0001,0000
   efivarfs.py show DIR                   one line per Boot#### (number,
         attributes, description, HD node in hex, file path) and BootOrder
+  efivarfs.py config FILE LNKCTL [SIZE]  a function's config space as sysfs
+        gives it (SIZE bytes, default 4096): a PCI Express capability at 0x40
+        whose Link Control is LNKCTL (hex)
 """
 import os
 import struct
@@ -82,8 +85,23 @@ def show(d):
                                           struct.unpack("<%dH" % (len(data) // 2), data)))
 
 
+def config(path, lnkctl, size):
+    c = bytearray(4096)
+    struct.pack_into("<HHH", c, 0, 0x1b36, 0x000c, 0)
+    c[6] = 0x10                      # Status: Capabilities List
+    c[0x34] = 0x40                   # Capabilities Pointer
+    c[0x40], c[0x41] = 0x10, 0       # PCI Express, last
+    struct.pack_into("<H", c, 0x42, 0x0042)    # version 2, Root Port
+    struct.pack_into("<H", c, 0x50, lnkctl)    # Link Control
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(bytes(c[:size]))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "make":
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "config":
+        config(sys.argv[2], int(sys.argv[3], 16), int(sys.argv[4]) if len(sys.argv) == 5 else 4096)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "make":
         make(sys.argv[2], "--secure-boot" in sys.argv[3:])
     elif len(sys.argv) == 3 and sys.argv[1] == "show":
         show(sys.argv[2])

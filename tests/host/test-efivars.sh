@@ -6,7 +6,8 @@
 # bless deletes the boot counter and says how many boots it confirmed,
 # bless without a counter is not an error, a malformed counter is deleted
 # too, status shows the summary and the counter, and a missing efivarfs is
-# an error with a reason.
+# an error with a reason; status compares each function's Link Control as
+# the app left it (boot.txt's aspm target records) with sysfs now.
 #   tests/host/test-efivars.sh TOOL [--results DIR]
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -54,7 +55,29 @@ err=$("$tool" status --efivars "$work/none" 2>&1 >/dev/null); rc=$?
 [ "$rc" = 1 ] && echo "$err" | grep -q 'efivarfs not mounted'
 suite_check $? "status without efivarfs fails with a reason ($err)"
 
+# status against sysfs: what the app left (boot.txt) and Link Control now
+root=$work/root esp=$work/esp
+mkdir -p "$esp/EFI/aspmctl/results"
+printf '%s\r\n' 'aspm tries unconfirmed=1 tries=3 fallback=none' \
+	'aspm target fn=0000:00:1c.0 up=0000:00:1c.0 end=up lnkctl=0x0042 l1ss=-' \
+	'aspm target fn=0000:01:00.0 up=0000:00:1c.0 end=down lnkctl=0x0142 l1ss=-' \
+	'aspm target fn=0000:02:00.0 up=0000:00:1c.1 end=down lnkctl=0x0002 l1ss=-' \
+	'aspm target fn=0000:03:00.0 up=0000:00:1c.2 end=down lnkctl=0x0002 l1ss=-' \
+	>"$esp/EFI/aspmctl/results/boot.txt"
+d=$root/sys/bus/pci/devices
+python3 tests/host/efivarfs.py config "$d/0000:00:1c.0/config" 0042
+python3 tests/host/efivarfs.py config "$d/0000:01:00.0/config" 0040
+python3 tests/host/efivarfs.py config "$d/0000:02:00.0/config" 0002 64
+out=$("$tool" status --efivars "$work" --esp "$esp" --root "$root"); rc=$?
+[ "$rc" = 0 ] &&
+	echo "$out" | grep -qx 'aspm tries unconfirmed=1 tries=3 fallback=none' &&
+	echo "$out" | grep -qx 'aspm status fn=0000:00:1c.0 app=0x0042 now=0x0042 changed=none' &&
+	echo "$out" | grep -qx 'aspm status fn=0000:01:00.0 app=0x0142 now=0x0040 changed=aspm,clkpm' &&
+	echo "$out" | grep -qx 'aspm status fn=0000:02:00.0 app=0x0002 now=- changed=- note=needs-root' &&
+	echo "$out" | grep -qx 'aspm status fn=0000:03:00.0 app=0x0002 now=- changed=- note=gone'
+suite_check $? "status: per function, Link Control as the app left it and as Linux has it now"
+
 err=$("$tool" bless --efivars 2>&1); rc=$?
-[ "$rc" = 2 ] && echo "$err" | grep -q 'take only --efivars DIR'
+[ "$rc" = 2 ] && echo "$err" | grep -q 'takes only --efivars DIR'
 suite_check $? "bless with a bad argument is a usage error"
 suite_end
