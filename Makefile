@@ -118,6 +118,15 @@ $(BUILD)/host-san/aspmctl: $(HOST_TOOL_SRCS) $(CORE_HDRS) $(wildcard twin/*.h ho
 	@echo "  CC [host+san] $@"
 	@$(HOST_CC) $(HOST_CFLAGS) $(HOST_TOOL_SRCS) -o $@
 
+# ---------------------------------------------------------------- package
+# build/deb/aspmctl_VERSION_amd64.deb (scripts/make-deb.sh)
+.PHONY: deb
+deb: $(BUILD)/aspmctl.efi
+	@scripts/install-deps.sh deb
+	@mkdir -p $(BUILD)/deb
+	@echo $(HOST_TOOL_SRCS) >$(BUILD)/deb/host-sources
+	@scripts/make-deb.sh $(BUILD)/aspmctl.efi $(BUILD)/deb/host-sources $(BUILD)/deb
+
 # ---------------------------------------------------------------- QEMU
 TOPO		?= tests/qemu/topologies/default.topo
 

@@ -46,6 +46,7 @@ suite install tests/install/test-install-deps.sh --results "$results"
 suite twin-host sh -c 'make --no-print-directory host host-san && python3 tests/twin/test_host.py --tool "$1/host-san/aspmctl" --results "$2"' sh "$BUILD" "$results"
 suite host-efivars sh -c 'make --no-print-directory host-san && tests/host/test-efivars.sh "$1/host-san/aspmctl" --results "$2"' sh "$BUILD" "$results"
 suite host-install sh -c 'make --no-print-directory host-san && tests/host/test-install.sh "$1/host-san/aspmctl" "$1/aspmctl.efi" --results "$2"' sh "$BUILD" "$results"
+suite deb tests/deb/test-deb.sh --results "$results"
 suite kernel tests/kernel/test-kernel.sh --results "$results"
 # each patch of the series builds and boots on its own (incremental, one worktree)
 suite kernel-series tests/kernel/test-series.sh --no-build --out "$BUILD/kernel-series" --results "$results"
