@@ -273,7 +273,9 @@ static int install_write(const struct install_opts *o, const char *esp,
 	rc = rc ?: write_file(path, app, app_len);
 	snprintf(path, sizeof(path), "%s/" APP_DIR "/aspmctl.conf", esp);
 	snprintf(text, sizeof(text), "# written by aspmctl install (aspmctl uninstall removes it)\n"
-		 "command = boot\nnext = %s\npolicy = %s\n", lo->path, o->policy ? o->policy : "auto");
+		 "command = boot\nnext = %s\npolicy = %s\n"
+		 "# boots in a row not confirmed by aspmctl-bless.service before the app\n"
+		 "# applies nothing (0: no counting)\ntries = 3\n", lo->path, o->policy ? o->policy : "auto");
 	rc = rc ?: write_file(path, text, strlen(text));
 	snprintf(text, sizeof(text), "Boot%04X", num);
 	rc = rc ?: var_write(o->efivars, text, EFI_GLOBAL_GUID_STR, EFI_VAR_NV_BS_RT, opt, ol);

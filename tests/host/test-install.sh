@@ -40,8 +40,9 @@ printf '%s\n' "$shown" | grep -qx "BootOrder 0002,0001,0000"
 suite_check $? "BootOrder: the app first, the old entries after it ($(printf '%s\n' "$shown" | grep BootOrder))"
 cmp -s "$app" "$esp/EFI/aspmctl/aspmctl.efi" &&
 	grep -qx 'command = boot' "$esp/EFI/aspmctl/aspmctl.conf" &&
-	grep -qx 'next = \\EFI\\debian\\shimx64.efi' "$esp/EFI/aspmctl/aspmctl.conf"
-suite_check $? "the app is on the ESP, aspmctl.conf's next is the loader of BootCurrent"
+	grep -qx 'next = \\EFI\\debian\\shimx64.efi' "$esp/EFI/aspmctl/aspmctl.conf" &&
+	grep -qx 'tries = 3' "$esp/EFI/aspmctl/aspmctl.conf"
+suite_check $? "the app is on the ESP; aspmctl.conf: next = the loader of BootCurrent, tries = 3"
 printf '%s\n' "$before" | grep '^Boot000[01]' >"$work/old"
 printf '%s\n' "$shown" | grep '^Boot000[01]' | cmp -s - "$work/old"
 suite_check $? "the old entries are unchanged"
