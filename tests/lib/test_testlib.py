@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Unit tests of tests/lib/testlib.py's QEMU trace reader.
+"""Unit tests of tests/lib/testlib.py: the suite counter, the QEMU trace
+reader.
 Run: python3 -m unittest discover -s tests/lib -p 'test_*.py'"""
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -52,6 +54,46 @@ class TraceWrites(unittest.TestCase):
         b = testlib.trace_writes("\n".join(head + [W2, W3, W3]), "aspmctl: done")
         self.assertEqual(a, b)
         self.assertEqual(a, [("0000:00:02.1", 4, 7)])
+
+
+class SuiteCount(unittest.TestCase):
+    def setUp(self):
+        self.lines = []
+        self.s = testlib.Suite(out=self.lines.append)
+
+    def test_lines_and_counts(self):
+        self.assertEqual(self.s.check(True, "one"), True)
+        self.assertEqual(self.s.check(0, "two"), 0)        # returns ok unchanged
+        self.s.check(False, "three", "why")
+        self.s.check(False, "four", "")
+        self.s.skip("five")
+        self.assertEqual(self.lines, ["ok   one", "FAIL two", "FAIL three: why", "FAIL four: ",
+                                      "skip five"])
+        self.assertEqual((self.s.passed, self.s.failed), (1, 3))
+
+    def test_end_writes_the_count_file(self):
+        self.s.check(True, "a")
+        self.s.check(True, "b")
+        self.s.check(False, "c")
+        with tempfile.TemporaryDirectory() as d:
+            res = os.path.join(d, "results")          # made when missing
+            self.assertEqual(self.s.end(res, "demo"), 1)
+            with open(os.path.join(res, "demo.count")) as f:
+                self.assertEqual(f.read(), "demo 2 1\n")
+        self.assertEqual(self.lines[-1], "2 passed, 1 failed")
+
+    def test_all_passed_is_status_0(self):
+        self.s.check(True, "a")
+        self.s.add(4, 0)
+        self.assertEqual(self.s.status(), 0)
+        self.assertEqual(self.s.end(None, "demo"), 0)   # no results folder: no file
+        self.assertEqual(self.lines[-1], "5 passed, 0 failed")
+
+    def test_added_failures_count(self):
+        self.s.add(2, 1)
+        self.assertEqual(self.s.status(), 1)
+        self.assertEqual(self.s.end(None, "demo"), 1)
+        self.assertEqual(self.lines[-1], "2 passed, 1 failed")
 
 
 if __name__ == "__main__":

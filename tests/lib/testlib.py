@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Helpers shared by the Python test drivers (tests/kernel/test-kernel.py,
-tests/matrix/matrix.py, tests/qemu/product_check.py, tests/bench/bench.py).
+tests/matrix/matrix.py, tests/qemu/product_check.py, tests/bench/bench.py,
+...): the one pass/fail counter (Suite), kernel paths, Shell and init
+sections, the sysfs map, QEMU trace writes, the initrd builder.
 Record lines (docs/records.md) are parsed by records.py, beside this file.
 
     sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
@@ -14,6 +16,53 @@ import subprocess
 import records
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class Suite:
+    """The pass/fail count of one suite, printed as the shell suites print
+    it (tests/qemu/lib.sh): "ok   WHAT" or "FAIL WHAT" per check, at the
+    end "P passed, F failed" and "NAME P F" in RESULTS/NAME.count.
+
+    out: where the lines go (default: stdout, flushed)."""
+
+    def __init__(self, out=None):
+        self.passed = 0
+        self.failed = 0
+        self.out = out or (lambda line: print(line, flush=True))
+
+    def check(self, ok, what, why=None):
+        """Count one check and print its line; a failure gets ": WHY"
+        appended when WHY is not None.  Returns ok, unchanged."""
+        if ok:
+            self.passed += 1
+            self.out("ok   " + what)
+        else:
+            self.failed += 1
+            self.out("FAIL " + what + ("" if why is None else ": " + why))
+        return ok
+
+    def skip(self, what):
+        """A check that did not run: "skip WHAT", counted neither way."""
+        self.out("skip " + what)
+
+    def add(self, passed, failed):
+        """Counts made elsewhere (a unittest run, a matrix of cells)."""
+        self.passed += passed
+        self.failed += failed
+
+    def status(self):
+        """The exit status: 0 when nothing failed, else 1."""
+        return 1 if self.failed else 0
+
+    def end(self, results_dir, name):
+        """Write "NAME P F" to RESULTS_DIR/NAME.count (RESULTS_DIR None:
+        no file), print "P passed, F failed", return the exit status."""
+        if results_dir is not None:
+            os.makedirs(results_dir, exist_ok=True)
+            with open(os.path.join(results_dir, name + ".count"), "w") as f:
+                f.write("%s %d %d\n" % (name, self.passed, self.failed))
+        self.out("%d passed, %d failed" % (self.passed, self.failed))
+        return self.status()
 
 
 def kernel_env(strict=True):
