@@ -82,6 +82,32 @@ def kernel_env(strict=True):
     return env
 
 
+def cpio_initrd(gen, files, base, path):
+    """Write the initrd PATH: a newc cpio archive of FILES, [(name in the
+    archive, source file)] (their folders first, mode 0755, files 0644,
+    owner 0:0), made by the kernel's usr/gen_init_cpio GEN from a list
+    written beside PATH (NAME.list), then the archive BASE appended: the
+    kernel unpacks concatenated archives in order (the initramfs of
+    linux/build-initramfs.sh, with the files in front).  Returns PATH."""
+    lines, dirs = [], []
+    for name, _ in files:
+        parts = name.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/" + "/".join(parts[:i])
+            if d not in dirs:
+                dirs.append(d)
+                lines.append("dir %s 0755 0 0" % d)
+    lines += ["file %s %s 0644 0 0" % (name, src) for name, src in files]
+    lst = os.path.splitext(path)[0] + ".list"
+    with open(lst, "w") as f:
+        f.write("".join(line + "\n" for line in lines))
+    archive = subprocess.run([gen, "-t", "0", lst], check=True, capture_output=True).stdout
+    with open(path, "wb") as f, open(base, "rb") as b:
+        f.write(archive)
+        f.write(b.read())
+    return path
+
+
 def shell_sections(lines, tag):
     """Split a UEFI Shell serial log into the sections a startup.nsh marked
     with "TAG-begin NAME" ... "TAG-end NAME lasterror=X":
@@ -113,12 +139,22 @@ def read_text(path):
         return ""
 
 
-def init_section(serial, name):
-    """The text between "=== aspmctl-init: begin NAME ===" and its end line,
-    as linux/initramfs/init prints it; None when the section is missing."""
-    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=" %
+def init_result(serial, name):
+    """(text, rc) of a section as linux/initramfs/init prints it: the text
+    between "=== aspmctl-init: begin NAME ===" and its end line "===
+    aspmctl-init: end NAME rc=RC", RC an int (None when not a number);
+    (None, None) when the section is missing."""
+    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=(\S*)" %
                   (re.escape(name), re.escape(name)), serial, re.S | re.M)
-    return m.group(1) if m else None
+    if not m:
+        return None, None
+    return m.group(1), int(m.group(2)) if re.fullmatch(r"-?\d+", m.group(2)) else None
+
+
+def init_section(serial, name):
+    """The text of the init's section NAME (init_result()); None when the
+    section is missing."""
+    return init_result(serial, name)[0]
 
 
 def efivar_summary(section, guid):
