@@ -42,6 +42,8 @@ def load_xcheck():
 
 
 xc = load_xcheck()
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import testlib  # noqa: E402
 xc.BOOT_TIMEOUT[0] = 900
 xc.FIRMWARE[0] = "bios"
 GROUP_LETTER = {"keep": "k", "force": "f", "fadt": "a", "clear": "c", "notouch": "n",
@@ -285,17 +287,8 @@ def gen_info(tool, seed, muts):
 
 def batch_initrd(gen, sdir, scs, base, out):
     """The batch's scenarios as /xcheck/*.sim, in front of base."""
-    lst = os.path.join(out, "sims.list")
-    with open(lst, "w") as f:
-        f.write("dir /xcheck 0755 0 0\n")
-        for sc in scs:
-            f.write("file /xcheck/%s.sim %s/%s.sim 0644 0 0\n" % (sc.name, sdir, sc.name))
-    cpio = subprocess.run([gen, "-t", "0", lst], check=True, capture_output=True).stdout
-    path = os.path.join(out, "initrd.img")
-    with open(path, "wb") as f:
-        f.write(cpio)
-        f.write(open(base, "rb").read())
-    return path
+    return testlib.cpio_initrd(gen, [("/xcheck/%s.sim" % sc.name, "%s/%s.sim" % (sdir, sc.name))
+                                     for sc in scs], base, os.path.join(out, "initrd.img"))
 
 
 # ------------------------------------------------------------ guest side
@@ -348,7 +341,7 @@ def boot_one(ctx, k, group, sdir, scs, out):
 def get_facp(ctx, out):
     """The FACP of the guest (for the FADT groups), from an empty keep boot."""
     _, serial, why = boot_one(ctx, "patched", "keep", out, [], out)
-    run1, _ = xc.section(serial, "run.1")
+    run1 = testlib.init_section(serial, "run.1") or ""
     if "\n" not in run1:
         raise RuntimeError("no FACP dump: %s" % (why or "run.1 empty"))
     ctx.facp = run1.split("\n", 1)[1]
@@ -622,7 +615,8 @@ def main():
         get_facp(ctx, os.path.join(work, "facp"))
     if a.reduce_one:
         return reduce_one(ctx, int(a.reduce_one[0], 16), a.reduce_one[1], work, log)
-    compared, findings, divs = 0, [], {}
+    compared, divs = 0, {}
+    suite = testlib.Suite(out=log)      # a FAIL line is a new finding
     known, seen_open = load_open(a.open), set()
     nfn = 0
     for start in range(a.first, a.first + a.n, a.per_boot):
@@ -634,11 +628,10 @@ def main():
                 got = ref_results(ctx, rg, [("m%dr" % i, seeds[i], None) for i in idx],
                                   os.path.join(work, "ref"), os.path.join(work, "boots"))
                 ref_res[rg] = {i: got.get("m%dr" % i) for i in idx}
-                log("ok   machines %d-%d: reference boot %s (unpatched kernel, %s)"
-                    % (idx[0], idx[-1], rg, REF_BOOTS[rg]))
+                suite.check(True, "machines %d-%d: reference boot %s (unpatched kernel, %s)"
+                            % (idx[0], idx[-1], rg, REF_BOOTS[rg]))
             except RuntimeError as ex:
-                log("FAIL machines %d-%d reference %s: %s" % (idx[0], idx[-1], rg, ex))
-                findings.append(None)
+                suite.check(False, "machines %d-%d reference %s: %s" % (idx[0], idx[-1], rg, ex))
         for g in groups:
             specs = [("m%d%s" % (i, GROUP_LETTER[g]), g, seeds[i], None) for i in idx]
             sdir = os.path.join(work, "scenarios")
@@ -649,8 +642,7 @@ def main():
             try:
                 res = compare(ctx, g, sdir, scs, os.path.join(work, "boots"), refs)
             except RuntimeError as ex:
-                log("FAIL machines %d-%d %s: %s" % (idx[0], idx[-1], g, ex))
-                findings.append(None)
+                suite.check(False, "machines %d-%d %s: %s" % (idx[0], idx[-1], g, ex))
                 continue
             nbad = 0
             for i, sc in zip(idx, scs):
@@ -665,27 +657,25 @@ def main():
                 if key in known and known[key][0] == sig_text(sig):
                     # an open finding, already reduced and saved: known[key][1]
                     seen_open.add(key)
-                    log("ok   machine %d (seed %x) %s: open finding %s (%s), as recorded"
-                        % (i, seeds[i], g, known[key][1], sig_text(sig)))
+                    suite.check(True, "machine %d (seed %x) %s: open finding %s (%s), as recorded"
+                                % (i, seeds[i], g, known[key][1], sig_text(sig)))
                     continue
                 nbad += 1
-                findings.append((i, g))
-                log("FAIL machine %d (seed %x) %s: %s" % (i, seeds[i], g,
-                                                           " ".join("%s/%s" % s for s in sig)))
+                suite.check(False, "machine %d (seed %x) %s: %s" % (i, seeds[i], g,
+                                                                   " ".join("%s/%s" % s for s in sig)))
                 for k, c, why in bad:
                     log("#   %s %s: %s" % (k, c, why.replace("\n", "\n#     ")))
                 muts, rounds, last = ([], 0, None) if a.no_reduce else \
                     reduce(ctx, seeds[i], g, sig, os.path.join(work, "reduce"), log)
                 log("#   saved %s" % save_finding(ctx, seeds[i], i, g, last or bad, muts, rounds))
             compared += len(scs)
-            log("ok   machines %d-%d %s: %d scenarios compared, %d findings"
-                % (idx[0], idx[-1], g, len(scs), nbad))
+            suite.check(True, "machines %d-%d %s: %d scenarios compared, %d findings"
+                        % (idx[0], idx[-1], g, len(scs), nbad))
     for key in sorted(set(known) - seen_open):
         if key[0] in ("%x" % gen_seed(a.seed, i) for i in range(a.first, a.first + a.n)) \
                 and key[1] in groups:
-            log("FAIL machine seed %s %s: recorded as an open finding (%s) but it no longer "
-                "diverges so: fixed? update %s" % (key[0], key[1], known[key][1], a.open))
-            findings.append(None)
+            suite.check(False, "machine seed %s %s: recorded as an open finding (%s) but it no "
+                        "longer diverges so: fixed? update %s" % (key[0], key[1], known[key][1], a.open))
     secs = time.time() - t0
     log("# difffuzz: seed %#x, machines %d-%d, groups %s" % (a.seed, a.first, a.first + a.n - 1,
                                                             ",".join(groups)))
@@ -695,8 +685,8 @@ def main():
            compared * 60 / secs if secs else 0))
     log("# documented divergences seen: %s" %
         (", ".join("%s %d" % kv for kv in sorted(divs.items())) or "none"))
-    log("# open findings (recorded): %d; new findings: %d" % (len(seen_open), len(findings)))
-    return 1 if findings else 0
+    log("# open findings (recorded): %d; new findings: %d" % (len(seen_open), suite.failed))
+    return suite.status()
 
 
 def reduce_one(ctx, seed, group, work, log):
@@ -710,11 +700,12 @@ def reduce_one(ctx, seed, group, work, log):
     res = compare(ctx, group, sdir, run_tool(ctx.a.tool, sdir, [("o0", group, seed, None)]),
                   os.path.join(work, "boots"), refs)
     bad = res["o0"][0]
+    suite = testlib.Suite(out=log)
     if not bad:
-        log("ok   machine %x %s: no divergence" % (seed, group))
-        return 0
+        suite.check(True, "machine %x %s: no divergence" % (seed, group))
+        return suite.status()
     sig = signature(bad)
-    log("FAIL machine %x %s: %s" % (seed, group, " ".join("%s/%s" % s for s in sig)))
+    suite.check(False, "machine %x %s: %s" % (seed, group, " ".join("%s/%s" % s for s in sig)))
     muts, rounds, last = reduce(ctx, seed, group, sig, os.path.join(work, "reduce"), log)
     log("#   saved %s" % save_finding(ctx, seed, -1, group, last or bad, muts, rounds))
     return 1

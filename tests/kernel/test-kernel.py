@@ -51,12 +51,12 @@ CELLS = [
     ("force", "pcie_aspm=force pcie_aspm.policy=powersave", False, "force"),
 ]
 
-results = []
+suite = testlib.Suite()
 
 
 def report(name, ok, why=""):
-    results.append(ok)
-    print(("ok   %s" % name) if ok else ("FAIL %s: %s" % (name, why)), flush=True)
+    """One check: "ok   NAME" or "FAIL NAME: WHY"."""
+    suite.check(ok, name, why)
 
 
 def topo_args(topo=TOPO):
@@ -142,16 +142,8 @@ def fadt_initrd(facp_hex, gen, base, out):
     data[9] = (-sum(data)) & 0xff
     aml = os.path.join(out, "facp.aml")
     open(aml, "wb").write(data)
-    lst = os.path.join(out, "fadt.list")
-    open(lst, "w").write("dir /kernel 0755 0 0\ndir /kernel/firmware 0755 0 0\n"
-                         "dir /kernel/firmware/acpi 0755 0 0\n"
-                         "file /kernel/firmware/acpi/facp.aml %s 0644 0 0\n" % aml)
-    cpio = subprocess.run([gen, "-t", "0", lst], check=True, capture_output=True).stdout
-    path = os.path.join(out, "initrd-fadt.img")
-    with open(path, "wb") as f:
-        f.write(cpio)
-        f.write(open(base, "rb").read())
-    return path
+    return testlib.cpio_initrd(gen, [("/kernel/firmware/acpi/facp.aml", aml)], base,
+                               os.path.join(out, "initrd-fadt.img"))
 
 
 def main():
@@ -361,7 +353,7 @@ def main():
             else:
                 report(u + "-writes", U["marked"] and not U["boot"] and not U["after"],
                        "pcie_aspm=off: want none, got %s / %s" % (U["boot"], U["after"]))
-    return 0 if all(results) else 1
+    return suite.status()
 
 
 if __name__ == "__main__":

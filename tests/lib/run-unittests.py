@@ -13,6 +13,8 @@ import os
 import sys
 import unittest
 
+import testlib
+
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -22,15 +24,13 @@ def main():
     ap.add_argument("--name", default="records")
     ap.add_argument("--results", default=os.path.join(HERE, "..", "..", "build", "results"))
     a = ap.parse_args()
-    suite = unittest.defaultTestLoader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
-    res = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    tests = unittest.defaultTestLoader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
+    res = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(tests)
     failed = len(res.failures) + len(res.errors) + len(res.unexpectedSuccesses)
-    passed = res.testsRun - failed - len(res.skipped)
-    os.makedirs(a.results, exist_ok=True)
-    with open(os.path.join(a.results, a.name + ".count"), "w") as f:
-        f.write("%s %d %d\n" % (a.name, passed, failed))
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 and res.testsRun else 1
+    suite = testlib.Suite()
+    suite.add(res.testsRun - failed - len(res.skipped), failed)
+    status = suite.end(a.results, a.name)
+    return status if res.testsRun else 1
 
 
 if __name__ == "__main__":

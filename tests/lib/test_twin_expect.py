@@ -8,6 +8,7 @@ import importlib.util
 import io
 import os
 import tempfile
+import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -15,6 +16,8 @@ spec = importlib.util.spec_from_file_location(
     "xcheck", os.path.join(HERE, "..", "xcheck", "xcheck.py"))
 xcheck = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(xcheck)
+sys.path.insert(0, HERE)
+import testlib  # noqa: E402
 
 EXPECT = ("# kind\tname\tkind\n"
           "note\tcontent:00000000000000aa\trefused\n"
@@ -29,10 +32,13 @@ def run(notes):
             f.write(EXPECT)
         with open(n, "w") as f:
             f.write("# kind\tname\tmessage\n" + "".join("\t".join(r) + "\n" for r in notes))
-        del xcheck.results[:]
+        xcheck.suite = testlib.Suite()
         with contextlib.redirect_stdout(io.StringIO()) as out:
             xcheck.expect_notes(e, n, [])
-        return list(xcheck.results), out.getvalue()
+        oks = [line.startswith("ok ") for line in out.getvalue().splitlines()
+               if line.startswith(("ok ", "FAIL "))]
+        assert (oks.count(True), oks.count(False)) == (xcheck.suite.passed, xcheck.suite.failed)
+        return oks, out.getvalue()
 
 
 class ExpectNotes(unittest.TestCase):

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Helpers shared by the Python test drivers (tests/kernel/test-kernel.py,
-tests/matrix/matrix.py, tests/qemu/product_check.py, tests/bench/bench.py).
+tests/matrix/matrix.py, tests/qemu/product_check.py, tests/bench/bench.py,
+...): the one pass/fail counter (Suite), kernel paths, Shell and init
+sections, the sysfs map, QEMU trace writes, the initrd builder.
 Record lines (docs/records.md) are parsed by records.py, beside this file.
 
     sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
@@ -14,6 +16,53 @@ import subprocess
 import records
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class Suite:
+    """The pass/fail count of one suite, printed as the shell suites print
+    it (tests/qemu/lib.sh): "ok   WHAT" or "FAIL WHAT" per check, at the
+    end "P passed, F failed" and "NAME P F" in RESULTS/NAME.count.
+
+    out: where the lines go (default: stdout, flushed)."""
+
+    def __init__(self, out=None):
+        self.passed = 0
+        self.failed = 0
+        self.out = out or (lambda line: print(line, flush=True))
+
+    def check(self, ok, what, why=None):
+        """Count one check and print its line; a failure gets ": WHY"
+        appended when WHY is not None.  Returns ok, unchanged."""
+        if ok:
+            self.passed += 1
+            self.out("ok   " + what)
+        else:
+            self.failed += 1
+            self.out("FAIL " + what + ("" if why is None else ": " + why))
+        return ok
+
+    def skip(self, what):
+        """A check that did not run: "skip WHAT", counted neither way."""
+        self.out("skip " + what)
+
+    def add(self, passed, failed):
+        """Counts made elsewhere (a unittest run, a matrix of cells)."""
+        self.passed += passed
+        self.failed += failed
+
+    def status(self):
+        """The exit status: 0 when nothing failed, else 1."""
+        return 1 if self.failed else 0
+
+    def end(self, results_dir, name):
+        """Write "NAME P F" to RESULTS_DIR/NAME.count (RESULTS_DIR None:
+        no file), print "P passed, F failed", return the exit status."""
+        if results_dir is not None:
+            os.makedirs(results_dir, exist_ok=True)
+            with open(os.path.join(results_dir, name + ".count"), "w") as f:
+                f.write("%s %d %d\n" % (name, self.passed, self.failed))
+        self.out("%d passed, %d failed" % (self.passed, self.failed))
+        return self.status()
 
 
 def kernel_env(strict=True):
@@ -31,6 +80,32 @@ def kernel_env(strict=True):
         k, _, val = line.partition("=")
         env[k] = shlex.split(val)[0] if val else ""
     return env
+
+
+def cpio_initrd(gen, files, base, path):
+    """Write the initrd PATH: a newc cpio archive of FILES, [(name in the
+    archive, source file)] (their folders first, mode 0755, files 0644,
+    owner 0:0), made by the kernel's usr/gen_init_cpio GEN from a list
+    written beside PATH (NAME.list), then the archive BASE appended: the
+    kernel unpacks concatenated archives in order (the initramfs of
+    linux/build-initramfs.sh, with the files in front).  Returns PATH."""
+    lines, dirs = [], []
+    for name, _ in files:
+        parts = name.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/" + "/".join(parts[:i])
+            if d not in dirs:
+                dirs.append(d)
+                lines.append("dir %s 0755 0 0" % d)
+    lines += ["file %s %s 0644 0 0" % (name, src) for name, src in files]
+    lst = os.path.splitext(path)[0] + ".list"
+    with open(lst, "w") as f:
+        f.write("".join(line + "\n" for line in lines))
+    archive = subprocess.run([gen, "-t", "0", lst], check=True, capture_output=True).stdout
+    with open(path, "wb") as f, open(base, "rb") as b:
+        f.write(archive)
+        f.write(b.read())
+    return path
 
 
 def shell_sections(lines, tag):
@@ -64,12 +139,22 @@ def read_text(path):
         return ""
 
 
-def init_section(serial, name):
-    """The text between "=== aspmctl-init: begin NAME ===" and its end line,
-    as linux/initramfs/init prints it; None when the section is missing."""
-    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=" %
+def init_result(serial, name):
+    """(text, rc) of a section as linux/initramfs/init prints it: the text
+    between "=== aspmctl-init: begin NAME ===" and its end line "===
+    aspmctl-init: end NAME rc=RC", RC an int (None when not a number);
+    (None, None) when the section is missing."""
+    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=(\S*)" %
                   (re.escape(name), re.escape(name)), serial, re.S | re.M)
-    return m.group(1) if m else None
+    if not m:
+        return None, None
+    return m.group(1), int(m.group(2)) if re.fullmatch(r"-?\d+", m.group(2)) else None
+
+
+def init_section(serial, name):
+    """The text of the init's section NAME (init_result()); None when the
+    section is missing."""
+    return init_result(serial, name)[0]
 
 
 def efivar_summary(section, guid):

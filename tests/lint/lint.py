@@ -20,12 +20,11 @@ import sys
 
 sys.dont_write_bytecode = True
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-results = []
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import testlib  # noqa: E402
 
-
-def say(ok, what):
-    results.append(bool(ok))
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
+suite = testlib.Suite()
+say = suite.check
 
 
 def tracked(suffix):
@@ -69,12 +68,7 @@ def main():
             bad = [i + 1 for i, l in enumerate(fh) if heredoc.search(l)]
         say(not bad, "no Python heredoc in %s" % f + ("" if not bad else ": line %s" %
                                                       ", ".join(map(str, bad))))
-    p, n = results.count(True), results.count(False)
-    os.makedirs(a.results, exist_ok=True)
-    with open(os.path.join(a.results, "lint.count"), "w") as fh:
-        fh.write("lint %d %d\n" % (p, n))
-    print("%d passed, %d failed" % (p, n))
-    return 0 if n == 0 else 1
+    return suite.end(a.results, "lint")
 
 
 if __name__ == "__main__":

@@ -629,6 +629,7 @@ def main():
     ap.add_argument("--check-only", action="store_true", help="re-check the logs of the last run, no boot")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
+    suite = testlib.Suite()        # one count per cell
     cells = load_cells(a.cells)
     if a.set != "all":
         cells = [c for c in cells if a.set in c["sets"]]
@@ -659,9 +660,8 @@ def main():
                                      if any(c["stage"] != "app" for c in cells) else []) if not os.path.isfile(p)]
     if missing:
         print("matrix: missing %s (make, make kernel, make build/efi-stub.efi)" % " ".join(missing))
-        open(os.path.join(a.results, "matrix.count"), "w").write("matrix 0 1\n")
-        print("0 passed, 1 failed")
-        return 1
+        suite.add(0, 1)
+        return suite.end(a.results, "matrix")
     t0 = time.time()
     print("matrix: %d cells, %d at a time, output in %s%s" % (len(cells), a.jobs, a.out,
           ", kernel %s (unknown-kernel checks)" % a.kernel if unknown else ""), flush=True)
@@ -721,11 +721,9 @@ def main():
                 f.write("%-4s %s: %s\n" % (v, n, det))
     t2 = time.time()
     report(allres, a, t0, t1, t2, unknown)
-    P = sum(1 for x in allres if x["verdict"] == "PASS")
-    F = len(allres) - P
-    open(os.path.join(a.results, "matrix.count"), "w").write("matrix %d %d\n" % (P, F))
-    print("%d passed, %d failed" % (P, F))
-    return 0 if F == 0 else 1
+    passed = sum(1 for x in allres if x["verdict"] == "PASS")
+    suite.add(passed, len(allres) - passed)      # one cell, one count
+    return suite.end(a.results, "matrix")
 
 
 def report(allres, a, t0, t1, t2, unknown):

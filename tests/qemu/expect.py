@@ -38,6 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 import records  # noqa: E402
+import testlib  # noqa: E402
 
 # ---------------------------------------------------------------- models
 # kind:
@@ -461,13 +462,8 @@ def decode_dump(cfg):
 
 def check_shell(log_path, fns):
     listing, dumps = parse_shell(open(log_path, errors='replace').read())
-    bad = 0
-
-    def report(ok, what):
-        nonlocal bad
-        print(('ok   ' if ok else 'FAIL ') + what)
-        bad += not ok
-
+    suite = testlib.Suite(out=print)
+    report = suite.check
     exp = {f['addr']: f for f in fns}
     report(set(listing) == set(exp),
            f'shell pci listing: {len(listing)} functions, expected {len(exp)}'
@@ -494,8 +490,8 @@ def check_shell(log_path, fns):
         report(not diffs, f'{a} {f["model"]:<20} {vd} {cls} {typ}'
                + (' buses=%02x:%02x-%02x' % buses if buses else '')
                + ('' if not diffs else '  <-- ' + '; '.join(diffs)))
-    print(f'{len(exp)} expected functions, {bad} differences')
-    return 1 if bad else 0
+    print(f'{len(exp)} expected functions, {suite.failed} differences')
+    return suite.status()
 
 
 # ---------------------------------------------------------------- app check
@@ -518,9 +514,7 @@ def check_app(log_path, fns, lks):
             (dup_links if key in app_links else []).append(key)
             app_links[key] = f
 
-    def out(ok, what):
-        print(('ok   ' if ok else 'FAIL ') + what)
-
+    out = testlib.Suite(out=print).check
     exp = {f['addr']: f for f in fns}
     for f in fns:
         a = f['addr']

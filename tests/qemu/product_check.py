@@ -27,13 +27,9 @@ have_stub = have_stub == '1'
 FADT_MSG = "ACPI FADT declares the system doesn't support PCIe ASPM, so disable it"
 
 
-def say(good, what):
-    print(('ok   ' if good else 'FAIL ') + what)
-    return good
-
-
-def skip(what):
-    print('skip ' + what)
+suite = testlib.Suite(out=print)
+say = suite.check
+skip = suite.skip
 
 
 def no_kernel(what):

@@ -29,8 +29,7 @@ MENU = re.compile(r'BdsDxe: (loading|starting) Boot[0-9A-F]+ "(UiApp|EFI Interna
 KOPTS = f'console=ttyS0 initrd=\\initrd.img aspmctl.guid={guid} panic=-1'
 
 
-def say(good, what):
-    print(('ok ' if good else 'FAIL ') + what)
+say = testlib.Suite(out=print).check
 
 
 def cell(name):

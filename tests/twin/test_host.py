@@ -25,14 +25,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import records  # noqa: E402
+import testlib  # noqa: E402
 
-results = []
-
-
-def check(ok, what):
-    results.append(bool(ok))
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    return ok
+suite = testlib.Suite()
+check = suite.check
 
 
 def run(tool, *args):
@@ -346,12 +342,7 @@ def main():
     sysfs(a.tool, laptop, a.work)
     sysfs(a.tool, os.path.join(a.dumps, "huananzhi-x99-qd4.txt"), os.path.join(a.work, "x99"))
     bad_input(a.tool, a.work)
-    p, f = results.count(True), results.count(False)
-    if a.results:
-        with open(os.path.join(a.results, "twin-host.count"), "w") as fh:
-            fh.write("twin-host %d %d\n" % (p, f))
-    print("%d passed, %d failed" % (p, f))
-    return 1 if f else 0
+    return suite.end(a.results or None, "twin-host")
 
 
 if __name__ == "__main__":

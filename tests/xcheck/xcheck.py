@@ -38,7 +38,6 @@ import fnmatch
 import importlib.util
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
@@ -48,6 +47,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 LINUX = os.path.join(REPO, "linux")
 sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 import records  # noqa: E402
+import testlib  # noqa: E402
 DYNDBG = 'dyndbg="file aspm.c +p"'
 FACP_CMD = "od -An -tx1 -v /sys/firmware/acpi/tables/FACP"
 FADT_MSG = "ACPI FADT declares the system doesn't support PCIe ASPM"
@@ -231,10 +231,8 @@ def blacklisted_fns(sc):
     """The functions of the links the app's records call blacklisted
     (a non-PCIe function, or pre-1.1 unless forced)."""
     fns = set()
-    for line in sc.records:
-        f = dict(w.split("=", 1) for w in line.split()[2:] if "=" in w)
-        if line.startswith("aspm link ") and \
-                any(r in ("pre-1.1", "non-pcie-fn") for r in f.get("reason", "").split(",")):
+    for f in records.parse_all(sc.records, ("link",)):
+        if any(r in ("pre-1.1", "non-pcie-fn") for r in f.get("reason", "").split(",")):
             fns.add(f["up"])
             bus = f["down"].rsplit(":", 1)[0] + ":"
             fns.update(b for b in sc.bios if b.startswith(bus))
@@ -257,10 +255,9 @@ def bios_state_kept(sc, app, bdf, mask):
     # no ASPM support (Linux then reads nothing enabled), clkpm=- when
     # Clock PM is not capable on it (Linux reads it off)
     rec = {}
-    for line in sc.records:
-        f = dict(w.split("=", 1) for w in line.split()[2:] if "=" in w)
-        if line.startswith("aspm link ") and f.get("up") == up:
-            rec = f
+    for f in records.parse_all(sc.records, ("link",)):
+        if f.get("up") == up:
+            rec = f.fields
 
     def lc(regs, f):
         return regs.get(f, {}).get("lnkctl", (0, 0))[1]
@@ -287,8 +284,7 @@ def bios_state_kept(sc, app, bdf, mask):
 
 def removed_fns(sc):
     """The functions the app's teardown records say were removed."""
-    return set(r.split("dev=", 1)[1].split()[0] for r in sc.records
-               if r.startswith("aspm teardown ") and "dev=" in r)
+    return set(r["dev"] for r in records.parse_all(sc.records, ("teardown",)) if "dev" in r)
 
 
 def stuck_bits(sc, bdf, name):
@@ -298,12 +294,9 @@ def stuck_bits(sc, bdf, name):
     support, read-only there."""
     off = sc.bios.get(bdf, {}).get(name, (None, 0))[0]
     stuck = 0
-    for line in sc.writes:
-        f = line.split()
-        if f[2] == bdf and f[-1] == "ignored":
-            kv = dict(w.split("=", 1) for w in f[3:] if "=" in w)
-            if int(kv["off"], 16) == off:
-                stuck |= int(kv["new"], 16) ^ int(kv["readback"], 16)
+    for w in records.parse_all(sc.writes, ("write",)):
+        if w.words[:1] == [bdf] and w.words[-1] == "ignored" and int(w["off"], 16) == off:
+            stuck |= int(w["new"], 16) ^ int(w["readback"], 16)
     return stuck
 
 
@@ -490,22 +483,16 @@ DIVERGENCES = {"l1ss-order-timing": div_l1ss_order_timing,
                "force-aggregate": div_force_aggregate,
                "supersave-aggregate": div_supersave_aggregate}
 
-results = []
+suite = testlib.Suite()
 
 
 def report(name, ok, why=""):
-    results.append(ok)
-    print(("ok   %s" % name) if ok else ("FAIL %s: %s" % (name, why)), flush=True)
+    """One check: "ok   NAME" or "FAIL NAME: WHY" (difffuzz.py collects
+    them by replacing this function)."""
+    suite.check(ok, name, why)
 
 
-def env():
-    out = subprocess.run([os.path.join(LINUX, "kernel-env.sh")], check=True,
-                         capture_output=True, text=True).stdout
-    v = {}
-    for line in out.splitlines():
-        k, _, val = line.partition("=")
-        v[k] = shlex.split(val)[0] if val else ""
-    return v
+env = testlib.kernel_env
 
 
 def load_test_kernel():
@@ -549,7 +536,7 @@ class Scenario:
             elif f[0] == "disable":
                 self.disable.append("%s/%s" % (f[1], f[2][2:]))
             elif f[0] == "link":
-                kv = dict(x.split("=", 1) for x in f[1:])
+                kv = records.fields(f[1:])
                 self.nlinks += 1
                 self.links.append((kv["up"], kv["down"]))
                 if kv["parent"] != "-":
@@ -588,7 +575,7 @@ class Scenario:
 
 
 def parse_w(f):
-    kv = dict(x.split("=", 1) for x in f[2:])
+    kv = records.fields(f[2:])
     return (f[1], int(kv["off"], 16), int(kv["width"]), int(kv["val"], 16),
             int(kv["before"], 16), int(kv["after"], 16))
 
@@ -646,17 +633,12 @@ def raw_events(writes, offs):
 
 # ------------------------------------------------------------ guest output
 
-def section(serial, name):
-    m = re.search(r"^=== aspmctl-init: begin %s ===\n(.*?)^=== aspmctl-init: end %s rc=(\d+)" %
-                  (re.escape(name), re.escape(name)), serial, re.S | re.M)
-    return (m.group(1), int(m.group(2))) if m else ("", None)
-
-
 class Guest:
     """What one boot printed, per scenario."""
 
     def __init__(self, serial):
-        text, self.rc = section(serial, "xcheck")
+        text, self.rc = testlib.init_result(serial, "xcheck")
+        text = text or ""
         self.text = text
         self.domain = {}        # scenario -> domain (hex string)
         self.writes = {}        # domain -> [(marks seen, write)]
@@ -665,7 +647,7 @@ class Guest:
         marks = []
         # the patched kernel's per-link records (dynamic debug), by domain
         self.records = {}
-        for rec in records.kernel_records(section(serial, "dmesg")[0], ("link", "teardown")):
+        for rec in records.kernel_records(testlib.init_section(serial, "dmesg") or "", ("link", "teardown")):
             # the first field (up= or dev=) names the scenario's domain
             key, _, addr = rec.words[0].partition("=") if rec.words else ("", "", "")
             dom = addr.split(":")[0]
@@ -920,7 +902,7 @@ def boot_group(tk, kern, initrd, gen, facp, guests, times, outdir, k, g, tag, na
         for sc in names.split(","):
             guests[(k, g, sc)] = gu
     if g == "keep" and facp is None and ok:
-        run1, _ = section(serial, "run.1")
+        run1 = testlib.init_section(serial, "run.1") or ""
         facp = run1.split("\n", 1)[1] if "\n" in run1 else None
     return facp
 
@@ -1080,7 +1062,7 @@ def main():
             if k in res:
                 check(sc, k, sc.patched if k == "patched" else sc.unpatched, res[k], app,
                       res.get("patched"), refs.get(sc.name))
-    return 0 if all(results) else 1
+    return suite.status()
 
 
 if __name__ == "__main__":
