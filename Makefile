@@ -22,7 +22,7 @@ CORE_SRCS	:= $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard pcie/*.c) \
 		   $(wildcard records/*.c)
 APP_SRCS	:= $(wildcard app/*.c)
 EFI_SRCS	:= $(wildcard efi/*.c)
-CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h pcie/*.h records/*.h app/*.h)
+CORE_HDRS	:= $(wildcard lib/*.h acpi/*.h acpi/aml/aml.h pcie/*.h records/*.h app/*.h)
 
 .SECONDARY:
 .PHONY: all run unit test clean host host-san matrix kernel fuzz bench qemu-smoke \
@@ -50,8 +50,8 @@ $(BUILD)/efi-obj/%.o: %.c $(CORE_HDRS) $(wildcard efi/*.h) $(BUILD)/.deps-build
 	@echo "  CC [efi]  $<"
 	@$(CC) $(EFI_CFLAGS) -DASPMCTL_VERSION='"$(VERSION)"' -c $< -o $@
 
-$(BUILD)/aspmctl.so: $(EFI_OBJS) linker/aspmctl-$(ARCH).lds
-	ld $(EFI_LDFLAGS) $(EFI_OBJS) -o $@ -lefi -lgnuefi $(LIBGCC)
+$(BUILD)/aspmctl.so: $(EFI_OBJS) $(BUILD)/aml/efi/libaml.a linker/aspmctl-$(ARCH).lds
+	ld $(EFI_LDFLAGS) $(EFI_OBJS) $(BUILD)/aml/efi/libaml.a -o $@ -lefi -lgnuefi $(LIBGCC)
 
 $(BUILD)/aspmctl.efi: $(BUILD)/aspmctl.so linker/check-image.sh
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
@@ -76,6 +76,8 @@ TWIN_SRCS	:= $(wildcard twin/*.c)
 HOST_OBJS	:= $(patsubst %.c,$(BUILD)/host-obj/%.o,$(CORE_SRCS) $(APP_SRCS) $(TWIN_SRCS) \
 		   $(wildcard tests/sim/*.c tests/lib/*.c) host/platform.c)
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
+# ACPICA and the OS services layer (acpi/aml/acpica.mk): one archive per kind
+include acpi/aml/acpica.mk
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
 $(BUILD)/.deps-unit:
@@ -88,10 +90,10 @@ $(BUILD)/host-obj/%.o: %.c $(CORE_HDRS) $(wildcard tests/sim/*.h tests/lib/*.h t
 	@echo "  CC [host] $<"
 	@$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(BUILD)/unit/%: tests/unit/%.c $(HOST_OBJS) $(wildcard tests/unit/*.h)
+$(BUILD)/unit/%: tests/unit/%.c $(HOST_OBJS) $(BUILD)/aml/host-san/libaml.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	@echo "  LD [host] $@"
-	@$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -o $@ -lcmocka
+	@$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) $(BUILD)/aml/host-san/libaml.a -o $@ -lcmocka
 
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(BUILD)/results $(UNIT_BINS)
@@ -105,26 +107,27 @@ HOST_TOOL_CFLAGS := $(WARN) -std=gnu11 -O2 -g -I. -DASPMCTL_HOST \
 		   -DASPMCTL_VERSION='"$(VERSION)"'
 
 host: $(BUILD)/host/aspmctl
-$(BUILD)/host/aspmctl: $(HOST_TOOL_SRCS) $(CORE_HDRS) $(wildcard twin/*.h host/*.h)
+$(BUILD)/host/aspmctl: $(HOST_TOOL_SRCS) $(CORE_HDRS) $(wildcard twin/*.h host/*.h) \
+		      $(BUILD)/aml/host/libaml.a
 	@mkdir -p $(@D)
 	@echo "  CC [host] $@"
-	@$(HOST_CC) $(HOST_TOOL_CFLAGS) $(HOST_TOOL_SRCS) -o $@
+	@$(HOST_CC) $(HOST_TOOL_CFLAGS) $(HOST_TOOL_SRCS) $(BUILD)/aml/host/libaml.a -o $@
 
 # the same under AddressSanitizer and UndefinedBehaviorSanitizer, for the tests
 host-san: $(BUILD)/host-san/aspmctl
 $(BUILD)/host-san/aspmctl: $(HOST_TOOL_SRCS) $(CORE_HDRS) $(wildcard twin/*.h host/*.h) \
-			   $(BUILD)/.deps-unit
+			   $(BUILD)/.deps-unit $(BUILD)/aml/host-san/libaml.a
 	@mkdir -p $(@D)
 	@echo "  CC [host+san] $@"
-	@$(HOST_CC) $(HOST_CFLAGS) $(HOST_TOOL_SRCS) -o $@
+	@$(HOST_CC) $(HOST_CFLAGS) $(HOST_TOOL_SRCS) $(BUILD)/aml/host-san/libaml.a -o $@
 
 # ---------------------------------------------------------------- package
 # build/deb/aspmctl_VERSION_amd64.deb (scripts/make-deb.sh)
 .PHONY: deb
-deb: $(BUILD)/aspmctl.efi
+deb: $(BUILD)/aspmctl.efi $(BUILD)/aml/host/libaml.a
 	@scripts/install-deps.sh deb
 	@mkdir -p $(BUILD)/deb
-	@echo $(HOST_TOOL_SRCS) >$(BUILD)/deb/host-sources
+	@echo $(HOST_TOOL_SRCS) $(BUILD)/aml/host/libaml.a >$(BUILD)/deb/host-sources
 	@scripts/make-deb.sh $(BUILD)/aspmctl.efi $(BUILD)/deb/host-sources $(BUILD)/deb
 
 # ---------------------------------------------------------------- QEMU
