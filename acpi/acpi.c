@@ -558,6 +558,55 @@ static void walk_mcfg(struct walk *w, unsigned i, uint64_t phys,
 			 total - n);
 }
 
+static void aml_add(struct acpi_info *info, uint64_t phys, uint32_t len, const char *sig)
+{
+	struct acpi_aml_table *a;
+
+	if (info->naml >= ACPI_MAX_AML) {
+		log_warn(0, "'%s' at 0x%llx: room for %u AML tables only; not loaded",
+			 sig, (unsigned long long)phys, ACPI_MAX_AML);
+		return;
+	}
+	a = &info->aml[info->naml++];
+	a->phys = phys;
+	a->len = len;
+	str_copy(a->sig, sig, sizeof(a->sig));
+}
+
+/* The first FADT's DSDT: X_DSDT when the FADT has it and it is not zero,
+ * else DSDT (ACPI 6.5 table 5.9; ACPICA's acpi_tb_select_address()). It
+ * goes first in info->aml. */
+#define FADT_DSDT_OFF	40
+#define FADT_X_DSDT_OFF	140
+static void find_dsdt(const struct acpi_mem *mem, struct acpi_info *info)
+{
+	const uint8_t *f = NULL, *t = NULL;
+	uint32_t flen = 0, len = 0;
+	uint64_t phys = 0;
+	char why[WHY_LEN];
+
+	if (!info->nfadt || table_check(mem, info->fadt[0].phys, ACPI_SIG_FADT, &f, &flen,
+					 why, sizeof(why)))
+		return;
+	if (flen >= FADT_X_DSDT_OFF + 8)
+		phys = get_le64(f + FADT_X_DSDT_OFF);
+	if (!phys && flen >= FADT_DSDT_OFF + 4)
+		phys = get_le32(f + FADT_DSDT_OFF);
+	if (!phys)
+		return;
+	if (table_check(mem, phys, "DSDT", &t, &len, why, sizeof(why))) {
+		log_warn(0, "DSDT at 0x%llx: %s; no AML", (unsigned long long)phys, why);
+		return;
+	}
+	if (info->naml >= ACPI_MAX_AML)
+		info->naml = ACPI_MAX_AML - 1;
+	for (unsigned k = info->naml; k > 0; k--)
+		info->aml[k] = info->aml[k - 1];
+	info->naml++;
+	info->aml[0] = (struct acpi_aml_table){ .phys = phys, .len = len, .sig = "DSDT" };
+	info->dsdt_valid = true;
+}
+
 static void walk_one(struct walk *w, unsigned i)
 {
 	uint64_t phys = walk_entry(w, i);
@@ -594,6 +643,8 @@ static void walk_one(struct walk *w, unsigned i)
 		walk_fadt(w, i, phys, t, len);
 	else if (!mem_cmp(t, ACPI_SIG_MCFG, 4))
 		walk_mcfg(w, i, phys, t, len);
+	else if (!mem_cmp(t, "SSDT", 4) || !mem_cmp(t, "PSDT", 4))
+		aml_add(w->info, phys, len, name);
 }
 
 static void check_fadts(const struct walk *w)
@@ -720,6 +771,7 @@ int acpi_discover(const struct acpi_mem *mem, uint64_t rsdp_phys,
 		return rc;
 	for (unsigned i = 0; i < w.r.count; i++)
 		walk_one(&w, i);
+	find_dsdt(mem, info);
 	return walk_close(&w);
 }
 

@@ -86,6 +86,15 @@ struct mcfg_region {
 	uint32_t flags;
 };
 
+/* The AML tables (DSDT, SSDTs, PSDTs) for acpi/aml's _OSC query: where
+ * they are; validated like every other table (header, length, checksum). */
+#define ACPI_MAX_AML	32
+struct acpi_aml_table {
+	uint64_t phys;
+	uint32_t len;
+	char sig[5];
+};
+
 /* Everything discovery found, for the report and for the policy. */
 #define ACPI_MAX_FADTS	4
 struct acpi_info {
@@ -101,6 +110,11 @@ struct acpi_info {
 	unsigned nregions;
 	struct mcfg_region region[MCFG_MAX_REGIONS];
 	unsigned bad_entries;	/* root entries that did not validate */
+	/* the first FADT's DSDT (X_DSDT, else DSDT) first, when valid; then
+	 * every SSDT and PSDT of the root table */
+	bool dsdt_valid;
+	unsigned naml;
+	struct acpi_aml_table aml[ACPI_MAX_AML];
 };
 
 /* Sum of bytes mod 256; a valid table sums to zero. */

@@ -19,6 +19,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "../acpi/acpi.h"
+#include "../acpi/aml/aml.h"
 #include "../pcie/ecam.h"
 #include "../pcie/enum.h"
 #include "../pcie/run.h"
@@ -71,6 +72,10 @@ struct boot_ops {
 	 * 0, -AE_NOENT when there is none, or an error; absent: no counter */
 	int (*counter_get)(void *ctx, uint32_t *count);
 	int (*counter_set)(void *ctx, uint32_t count);
+	/* optional: memory for the AML interpreter (acpi/aml); absent, the
+	 * firmware's _OSC is not asked and --osc auto falls back */
+	void *(*alloc)(void *ctx, size_t n);
+	void (*free)(void *ctx, void *p);
 };
 
 /* One start of the app: where its arguments and configuration came from. */
@@ -111,6 +116,8 @@ struct app {
 	struct capture cap;	/* the transcript (boot.txt) */
 	bool policy_ran;
 	struct boot_tries tries;	/* boot mode's counting */
+	struct osc_report osc;		/* the firmware's _OSC (app/osc.c) */
+	bool osc_asked;
 	bool chainloaded;	/* the next loader was started */
 	char summary[384];
 	char conf_text[BOOT_CONF_MAX];

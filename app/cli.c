@@ -107,13 +107,15 @@ static int opt_fadt_mode(struct cli *c, const char *opt, char *v)
 
 static int opt_osc(struct cli *c, const char *opt, char *v)
 {
-	static const struct choice ch[] = { { "granted", 1 }, { "denied", 0 } };
+	static const struct choice ch[] = { { "granted", 1 }, { "denied", 0 }, { "auto", 2 } };
 	int val;
 
 	(void)opt;
 	if (pick(ch, ARRAY_SIZE(ch), v, &val))
-		return usage_error(c, "--osc: expected granted or denied, got '%s'", v);
-	c->in.osc_granted = val;
+		return usage_error(c, "--osc: expected auto, granted or denied, got '%s'", v);
+	c->osc_auto = val == 2;
+	c->in.osc_granted = val != 0;
+	c->in.osc_source = val == 2 ? OSC_SRC_DEFAULT : OSC_SRC_OPTION;
 	return 0;
 }
 
@@ -345,6 +347,7 @@ static void cli_defaults(struct cli *c)
 	mem_set(c, 0, sizeof(*c));
 	c->cmd = CLI_REPORT;
 	c->in.osc_granted = true;
+	c->osc_auto = true;
 	c->in.override = OVR_NONE;
 	c->in.fadt_mode = FADT_MODE_NOTOUCH;
 	c->emulate_fadt = -1;
@@ -402,7 +405,10 @@ void cli_usage(const struct out *o)
 "                     pcie_aspm.policy=; powersupersave adds L1 PM Substates\n"
 "  --fadt-mode clear|notouch   what FADT \"ASPM unsupported\" means\n"
 "                     (clear: 2.6.37 behaviour; notouch: Linux 6.1; default)\n"
-"  --osc granted|denied   _OSC result to assume (default granted)\n"
+"  --osc auto|granted|denied  _OSC: ask the firmware's own _OSC on every host\n"
+"                         bridge, as Linux 6.1 does (auto, the default; an\n"
+"                         answer not knowable before the OS falls back to\n"
+"                         granted), or assume one\n"
 "  --apply            with remove: write the teardown (default: predict)\n"
 "  --scan bridges|full   follow firmware's bridges (default) or probe\n"
 "                     every bus of the MCFG range\n"

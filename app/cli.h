@@ -37,6 +37,7 @@ struct cli {
 	int emulate_fadt;	/* boot: -1 leave, 1 set, 0 clear no-ASPM */
 	bool no_dumps;		/* boot: no config-before/after.txt */
 	int tries;		/* boot: unconfirmed boots allowed, -1 default */
+	bool osc_auto;		/* --osc auto: the firmware's _OSC decides */
 	struct aspm_excl excl[ASPM_MAX_EXCL];	/* --disable, in order */
 	unsigned nexcl;
 	char error[160];	/* one-line reason on -AE_INVAL */

@@ -6,6 +6,7 @@
  * result files they write on the ESP.
  */
 #include "cmd.h"
+#include "osc.h"
 #include "../acpi/report.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -229,6 +230,7 @@ int app_run(struct app *a, enum cli_cmd cmd, const char *dumps,
 	if (rc && rc != -AE_NOSPC)
 		return rc;
 	t_enum = now(a);
+	app_osc_probe(a);
 	report_tree(o, &a->topo);
 	if (cli->verbose || cmd == CLI_REPORT)
 		report_links(o, &a->topo);
@@ -243,6 +245,9 @@ int app_run(struct app *a, enum cli_cmd cmd, const char *dumps,
 	a->r.cmd = cmd == CLI_PLAN ? CMD_PLAN : cmd == CLI_APPLY ? CMD_APPLY :
 		   cmd == CLI_REMOVE ? CMD_REMOVE : CMD_REPORT;
 	a->r.in = cli->in;
+	app_osc_input(a, &a->r.in);
+	if (a->osc_asked)
+		rec_osc(o, &a->osc);
 	a->r.excl = cli->excl;
 	a->r.nexcl = cli->nexcl;
 	a->r.fadt_valid = a->info.nfadt && a->info.fadt[0].boot_arch_valid;

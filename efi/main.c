@@ -183,6 +183,19 @@ static int ops_counter_set(void *ctx, uint32_t count)
 	return efi_counter_set(count);
 }
 
+/* the AML interpreter's memory (acpi/aml): boot-services pool */
+static void *ops_alloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return AllocatePool(n);
+}
+
+static void ops_free(void *ctx, void *p)
+{
+	(void)ctx;
+	FreePool(p);
+}
+
 static uint64_t ops_time_ns(void *ctx)
 {
 	(void)ctx;
@@ -203,6 +216,8 @@ static const struct boot_ops efi_ops = {
 	.secure_boot = ops_secure_boot,
 	.counter_get = ops_counter_get,
 	.counter_set = ops_counter_set,
+	.alloc = ops_alloc,
+	.free = ops_free,
 };
 
 /* ------------------------------------------------------------ main */

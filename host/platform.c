@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The services of a platform fixed in memory (platform.h). */
+#include <stdlib.h>
 #include <string.h>
 #include "platform.h"
 #include "../lib/err.h"
@@ -33,8 +34,23 @@ static unsigned fp_root_buses(void *ctx, struct pci_addr *roots, unsigned max)
 	return n;
 }
 
+/* the AML interpreter's memory: the C library's */
+static void *fp_alloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return malloc(n);
+}
+
+static void fp_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
 void fixed_platform_ops(struct boot_ops *ops)
 {
+	ops->alloc = fp_alloc;
+	ops->free = fp_free;
 	ops->find_rsdp = fp_find_rsdp;
 	ops->mem_open = fp_mem_open;
 	ops->mem_close = fp_mem_close;

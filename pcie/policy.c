@@ -81,6 +81,20 @@ const char *aspm_override_name(enum aspm_override o)
 	return (unsigned)o < ARRAY_SIZE(override_names) ? override_names[o] : "?";
 }
 
+const char *aspm_osc_source_name(enum aspm_osc_source s)
+{
+	switch (s) {
+	case OSC_SRC_OPTION:
+		return "option";
+	case OSC_SRC_FIRMWARE:
+		return "firmware";
+	case OSC_SRC_FALLBACK:
+		return "fallback";
+	default:
+		return "default";
+	}
+}
+
 const char *aspm_fadt_mode_name(enum aspm_fadt_mode m)
 {
 	return (unsigned)m < ARRAY_SIZE(fadt_mode_names) ? fadt_mode_names[m] : "?";

@@ -28,12 +28,17 @@ enum aspm_override {
 	OVR_DEFAULT, OVR_PERFORMANCE, OVR_POWERSAVE, OVR_SUPERSAVE,
 };
 enum aspm_fadt_mode { FADT_MODE_CLEAR, FADT_MODE_NOTOUCH };
+/* Where osc_granted came from: nowhere asked (default granted), the user
+ * (--osc granted|denied), the firmware's own _OSC (acpi/aml), or the
+ * default again because the firmware's answer could not be known. */
+enum aspm_osc_source { OSC_SRC_DEFAULT, OSC_SRC_OPTION, OSC_SRC_FIRMWARE, OSC_SRC_FALLBACK };
 
 struct aspm_inputs {
 	bool fadt_no_aspm;	/* FADT IAPC_BOOT_ARCH bit 4, when the field exists */
 	bool osc_granted;	/* _OSC granted ASPM control to the OS */
 	enum aspm_override override;
 	enum aspm_fadt_mode fadt_mode;
+	enum aspm_osc_source osc_source;	/* the record says it; no row depends on it */
 };
 
 /* The decision table: first matching row wins. */
@@ -41,6 +46,7 @@ enum aspm_action aspm_decide(const struct aspm_inputs *in);
 const char *aspm_action_name(enum aspm_action a);
 const char *aspm_override_name(enum aspm_override o);
 const char *aspm_fadt_mode_name(enum aspm_fadt_mode m);
+const char *aspm_osc_source_name(enum aspm_osc_source s);
 /* "none|clear|force|notouch" etc.; -AE_INVAL when unknown. */
 int aspm_parse_override(const char *s, enum aspm_override *o);
 int aspm_parse_fadt_mode(const char *s, enum aspm_fadt_mode *m);

@@ -8,6 +8,7 @@
  */
 #include "records.h"
 #include "../acpi/acpi.h"
+#include "../acpi/aml/aml.h"
 #include "../pcie/enum.h"
 #include "../pcie/exclude.h"
 #include "../pcie/link.h"
@@ -264,10 +265,10 @@ void rec_writes(const struct out *o, const struct pcie_topo *t,
 void rec_decision(const struct out *o, const struct aspm_inputs *in,
 		  bool fadt_valid, enum aspm_action act)
 {
-	out_printf(o, "aspm decision fadt-no-aspm=%d fadt-valid=%d osc=%s override=%s fadt-mode=%s action=%s\n",
+	out_printf(o, "aspm decision fadt-no-aspm=%d fadt-valid=%d osc=%s override=%s fadt-mode=%s action=%s osc-source=%s\n",
 		   in->fadt_no_aspm, fadt_valid, in->osc_granted ? "granted" : "denied",
 		   aspm_override_name(in->override), aspm_fadt_mode_name(in->fadt_mode),
-		   aspm_action_name(act));
+		   aspm_action_name(act), aspm_osc_source_name(in->osc_source));
 }
 
 /*
@@ -461,6 +462,62 @@ static const char *count_word(long long n, char *buf, size_t size)
 		return "-";
 	fmt_snprintf(buf, size, "%llu", (unsigned long long)n);
 	return buf;
+}
+
+/* "[PME AER]" -> "PME,AER"; "[]" -> "none" */
+static char *mask_word(uint32_t mask, bool control, char *buf, size_t size)
+{
+	char t[96];
+	size_t n = 0;
+
+	if (control)
+		osc_control_str(mask, t, sizeof(t));
+	else
+		osc_support_str(mask, t, sizeof(t));
+	for (const char *p = t + 1; *p && *p != ']' && n + 1 < size; p++)
+		buf[n++] = *p == ' ' ? ',' : *p;
+	buf[n] = 0;
+	if (!n)
+		str_copy(buf, "none", size);
+	return buf;
+}
+
+void rec_osc(const struct out *o, const struct osc_report *r)
+{
+	char req[96], ctl[96];
+
+	for (unsigned i = 0; i < r->nbridges; i++) {
+		const struct osc_bridge *b = &r->bridge[i];
+
+		out_printf(o, "aspm osc bridge=%s hid=%s pcie=%d sta=0x%02x seg=%04x bus=%02x-%02x bus-from=%s osc=%s queries=%u requested=%s control=%s status=%s accesses=%u result=%s reason=%s\n",
+			   b->path, b->hid[0] ? b->hid : "-", b->pcie, b->sta, b->seg,
+			   b->bus_start, b->bus_end, b->bus_from_crs ? "_CRS" : "_BBN",
+			   b->has_osc ? "yes" : "no", b->queries,
+			   mask_word(b->requested, true, req, sizeof(req)),
+			   mask_word(b->control, true, ctl, sizeof(ctl)),
+			   b->status ? b->status : "-", b->accesses,
+			   osc_outcome_name(b->outcome), b->reason[0] ? b->reason : "-");
+	}
+	for (unsigned i = 0; i < r->naccess; i++) {
+		const struct aml_access *a = &r->access[i];
+		char at[40];
+
+		/* PCI_Config: segment:bus:device.function+offset */
+		if (a->space == 2)
+			fmt_snprintf(at, sizeof(at), "%04x:%02x:%02x.%x+0x%x",
+				     (unsigned)(a->addr >> 48), (unsigned)(a->addr >> 40) & 0xff,
+				     (unsigned)(a->addr >> 35) & 0x1f, (unsigned)(a->addr >> 32) & 7,
+				     (unsigned)a->addr & 0xfff);
+		else
+			fmt_snprintf(at, sizeof(at), "0x%llx", (unsigned long long)a->addr);
+		out_printf(o, "aspm osc-access method=%s space=%s op=%s width=%u addr=%s value=0x%llx done=%s\n",
+			   a->method[0] ? a->method : "-", aml_space_name(a->space),
+			   a->write ? "write" : "read", a->width, at,
+			   (unsigned long long)a->value, a->refused ? "refused" : "read");
+	}
+	out_printf(o, "aspm osc-result result=%s bridges=%u tables=%u accesses=%u refused=%u memory=%zu reason=%s\n",
+		   osc_outcome_name(r->machine), r->nbridges, r->ntables, r->naccess_total,
+		   osc_refused(r), r->mem_peak, r->machine_reason[0] ? r->machine_reason : "-");
 }
 
 void rec_tries(const struct out *o, long long unconfirmed, unsigned limit,

@@ -68,6 +68,10 @@ void rec_secureboot(const struct out *o, const struct sb_state *s);
 
 /* `aspm tries`: boot mode's counting; unconfirmed -1: not known (not
  * counted, or the counter could not be read). */
+/* "aspm osc": one per host bridge the firmware's _OSC was asked for, then
+ * "aspm osc-result" for the machine (acpi/aml/aml.h). */
+struct osc_report;
+void rec_osc(const struct out *o, const struct osc_report *r);
 void rec_tries(const struct out *o, long long unconfirmed, unsigned limit,
 	       const char *fallback);
 

@@ -166,6 +166,8 @@ int osc_query(const struct aml_table *tables, unsigned ntables,
 char *osc_control_str(uint32_t control, char *buf, size_t size);
 char *osc_support_str(uint32_t support, char *buf, size_t size);
 const char *osc_outcome_name(enum osc_outcome o);
+/* accesses AML made that were refused (of those recorded) */
+unsigned osc_refused(const struct osc_report *r);
 /* "SystemMemory", "SystemIO", "PCI_Config", ... */
 const char *aml_space_name(uint8_t space);
 

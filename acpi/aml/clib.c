@@ -2,41 +2,26 @@
 /*
  * The C library functions ACPICA calls (declared in acpi/aml/acefi.h), for
  * the firmware build, which has no C library; the host build uses the
- * system's. vsnprintf and snprintf come from ACPICA's own utprint.c.
+ * system's. vsnprintf and snprintf come from ACPICA's own utprint.c,
+ * memcpy and memset from gnu-efi's libefi (lib/init.c).
  */
 #ifdef ASPMCTL_EFI
 #include <stddef.h>
 
 #include "acpi/aml/acefi.h"
 
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
-
 void *memmove(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
-	if (d < s || d >= s + n)
-		return memcpy(dst, src, n);
+	if (d < s || d >= s + n) {
+		while (n--)
+			*d++ = *s++;
+		return dst;
+	}
 	while (n--)
 		d[n] = s[n];
-	return dst;
-}
-
-void *memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-
-	while (n--)
-		*d++ = (unsigned char)c;
 	return dst;
 }
 

@@ -583,6 +583,15 @@ char *osc_support_str(uint32_t support, char *buf, size_t size)
 	return decode(support, names, bits, 7, buf, size);
 }
 
+unsigned osc_refused(const struct osc_report *r)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < r->naccess; i++)
+		n += r->access[i].refused;
+	return n;
+}
+
 const char *osc_outcome_name(enum osc_outcome o)
 {
 	switch (o) {
