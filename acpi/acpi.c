@@ -563,8 +563,8 @@ static void aml_add(struct acpi_info *info, uint64_t phys, uint32_t len, const c
 	struct acpi_aml_table *a;
 
 	if (info->naml >= ACPI_MAX_AML) {
-		log_warn(0, "'%s' at 0x%llx: room for %u AML tables only; not loaded",
-			 sig, (unsigned long long)phys, ACPI_MAX_AML);
+		/* said once, in find_dsdt(); the _OSC query runs without it */
+		info->aml_dropped++;
 		return;
 	}
 	a = &info->aml[info->naml++];
@@ -585,6 +585,9 @@ static void find_dsdt(const struct acpi_mem *mem, struct acpi_info *info)
 	uint64_t phys = 0;
 	char why[WHY_LEN];
 
+	if (info->aml_dropped)
+		log_info("%u AML tables beyond the first %u are not loaded for the _OSC query",
+			 info->aml_dropped, ACPI_MAX_AML - 1);
 	if (!info->nfadt || table_check(mem, info->fadt[0].phys, ACPI_SIG_FADT, &f, &flen,
 					 why, sizeof(why)))
 		return;

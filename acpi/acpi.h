@@ -114,6 +114,7 @@ struct acpi_info {
 	 * every SSDT and PSDT of the root table */
 	bool dsdt_valid;
 	unsigned naml;
+	unsigned aml_dropped;	/* SSDTs beyond ACPI_MAX_AML */
 	struct acpi_aml_table aml[ACPI_MAX_AML];
 };
 

@@ -119,6 +119,31 @@ static int opt_osc(struct cli *c, const char *opt, char *v)
 	return 0;
 }
 
+/* "SUPPORT:CONTROL", two hex numbers of at most 8 digits */
+static int hex32(const char **s, uint32_t *v)
+{
+	unsigned n = 0;
+
+	*v = 0;
+	if ((*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X'))
+		*s += 2;
+	for (; hex_digit(**s) >= 0 && n < 9; (*s)++, n++)
+		*v = *v << 4 | (uint32_t)hex_digit(**s);
+	return n && n <= 8 ? 0 : -1;
+}
+
+static int opt_osc_request(struct cli *c, const char *opt, char *v)
+{
+	const char *s = v;
+
+	(void)opt;
+	if (hex32(&s, &c->osc_req.support) || *s++ != ':' ||
+	    hex32(&s, &c->osc_req.control) || *s)
+		return usage_error(c, "--osc-request: expected SUPPORT:CONTROL in hex (e.g. 0x19f:0xbf), got '%s'", v);
+	c->osc_req_set = true;
+	return 0;
+}
+
 static int opt_apply(struct cli *c, const char *opt, char *v)
 {
 	(void)opt;
@@ -252,6 +277,7 @@ static const struct cli_option {
 	{ "--policy", NULL, true, opt_policy },
 	{ "--fadt-mode", NULL, true, opt_fadt_mode },
 	{ "--osc", NULL, true, opt_osc },
+	{ "--osc-request", NULL, true, opt_osc_request },
 	{ "--apply", NULL, false, opt_apply },
 	{ "--verbose", "-v", false, opt_verbose },
 	{ "--dumps", NULL, true, opt_dumps },
@@ -409,6 +435,8 @@ void cli_usage(const struct out *o)
 "                         bridge, as Linux 6.1 does (auto, the default; an\n"
 "                         answer not knowable before the OS falls back to\n"
 "                         granted), or assume one\n"
+"  --osc-request S:C      _OSC Support and Control DWORDs to offer (hex;\n"
+"                         default 0x19f:0xbf, Debian 12's Linux 6.1)\n"
 "  --apply            with remove: write the teardown (default: predict)\n"
 "  --scan bridges|full   follow firmware's bridges (default) or probe\n"
 "                     every bus of the MCFG range\n"

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "../pcie/run.h"
+#include "../acpi/aml/aml.h"
 
 #define CLI_MAX_ARGS	32
 #define CLI_MAX_LINE	1024
@@ -38,6 +39,8 @@ struct cli {
 	bool no_dumps;		/* boot: no config-before/after.txt */
 	int tries;		/* boot: unconfirmed boots allowed, -1 default */
 	bool osc_auto;		/* --osc auto: the firmware's _OSC decides */
+	bool osc_req_set;	/* --osc-request given */
+	struct osc_request osc_req;
 	struct aspm_excl excl[ASPM_MAX_EXCL];	/* --disable, in order */
 	unsigned nexcl;
 	char error[160];	/* one-line reason on -AE_INVAL */

@@ -79,7 +79,7 @@ static int query(struct app *a, const struct acpi_mem *mem)
 		t[i].len = t[i].data ? a->info.aml[i].len : 0;
 	}
 	a->cfg.read_only = true;
-	rc = osc_query(t, a->info.naml, &p, NULL, &a->osc);
+	rc = osc_query(t, a->info.naml, &p, a->cli.osc_req_set ? &a->cli.osc_req : NULL, &a->osc);
 	a->cfg.read_only = ro;
 	return rc;
 }

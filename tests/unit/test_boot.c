@@ -662,7 +662,7 @@ static void test_shell_ignores_conf_command(void **state)
 	assert_int_equal(bfx_run(b, true, "", conf_boot, 0), 0);
 	check_console(b, NULL, 0, __FILE__, __LINE__);
 	/* the file's settings still count (fadt-mode = clear) */
-	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear");
+	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear osc-source=fallback");
 	assert_has_line(b->text, "PCI: 2 function(s), 1 link(s), 1 root bus(es)");
 	check_writes(b, 0);
 	assert_int_equal(b->fw.nchain, 0);
@@ -682,7 +682,7 @@ static void test_shell_command_uses_conf_settings(void **state)
 	healthy(b->sim);
 	b->fw.plat.rsdp = acpi_good(&b->mem);
 	assert_int_equal(bfx_run(b, true, "plan", conf_boot, 0), 0);
-	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear");
+	assert_has_line(b->text, "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear osc-source=fallback");
 	check_writes(b, 0);
 	assert_int_equal(b->fw.nchain, 0);
 	assert_int_equal(b->fw.npublish, 0);

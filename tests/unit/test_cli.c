@@ -76,7 +76,7 @@ static void test_usage_errors(void **state)
 		{ "plan --policy none", "--policy: expected" },
 		{ "plan --policy", "--policy: expected" },
 		{ "plan --fadt-mode off", "--fadt-mode: expected clear or notouch, got 'off'" },
-		{ "plan --osc yes", "--osc: expected granted or denied, got 'yes'" },
+		{ "plan --osc yes", "--osc: expected auto, granted or denied, got 'yes'" },
 		{ "remove", "remove: missing BDF" },
 		{ "fadt", "fadt: expected --set-no-aspm or --clear-no-aspm" },
 		{ "fadt --set", "fadt: expected --set-no-aspm or --clear-no-aspm" },

@@ -527,7 +527,7 @@ static void test_fadt_clear_clears_everything(void **state)
 	assert_int_equal(p->run.st.errors, 0);
 
 	assert_lines(p, "aspm decision ",
-		"aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear");
+		"aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=clear action=clear osc-source=default");
 	/* links in the order Linux initialises them: by secondary-bus scan */
 	assert_lines(p, "aspm link ",
 		"aspm link up=0000:00:1c.0 down=0000:01:00.0 nfn=1 hops=0 support=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm bios=L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm capable=L0s,L1,L1.1,L1.2,L1.1-pcipm,L1.2-pcipm action=clear target=none clkpm=on>off l1ss=L1.1,L1.2,L1.1-pcipm,L1.2-pcipm>none reason=fadt-no-aspm",
@@ -674,7 +674,7 @@ static void test_fadt_notouch_writes_nothing(void **state)
 {
 	(void)state;
 	check_notouch(pfx_in(true, true, OVR_NONE, FADT_MODE_NOTOUCH),
-		      "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=notouch action=notouch",
+		      "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=none fadt-mode=notouch action=notouch osc-source=default",
 		      "fadt-no-aspm");
 }
 
@@ -682,11 +682,11 @@ static void test_override_notouch_writes_nothing(void **state)
 {
 	(void)state;
 	check_notouch(pfx_in(true, true, OVR_NOTOUCH, FADT_MODE_CLEAR),
-		      "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=notouch fadt-mode=clear action=notouch",
+		      "aspm decision fadt-no-aspm=1 fadt-valid=1 osc=granted override=notouch fadt-mode=clear action=notouch osc-source=default",
 		      "override");
 	/* _OSC denied and no FADT flag is notouch too */
 	check_notouch(pfx_in(false, false, OVR_NONE, FADT_MODE_CLEAR),
-		      "aspm decision fadt-no-aspm=0 fadt-valid=1 osc=denied override=none fadt-mode=clear action=notouch",
+		      "aspm decision fadt-no-aspm=0 fadt-valid=1 osc=denied override=none fadt-mode=clear action=notouch osc-source=default",
 		      "osc-denied");
 }
 
