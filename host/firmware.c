@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "firmware.h"
+#include "aml.h"
 #include "../acpi/build.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -50,16 +51,30 @@ static void *fw_map(void *ctx, uint64_t phys, size_t len)
 
 /* The FADT: the given table with its flag as asked, or a synthesized
  * ACPI 6.5 FADT (276 bytes) whose IAPC_BOOT_ARCH has only bit 4 as asked. */
-static uint64_t fw_fadt(struct host_fw *fw, const struct host_fadt *f)
+/* The FADT's DSDT (offset 40) and X_DSDT (140, when the table has it). */
+static void fadt_set_dsdt(uint8_t *t, uint32_t len, uint64_t dsdt)
+{
+	if (!dsdt)
+		return;
+	if (len >= 44)
+		put_le32(t + 40, dsdt <= 0xffffffffu ? (uint32_t)dsdt : 0);
+	if (len >= 148)
+		put_le64(t + 140, dsdt);
+	tbl_fix(t);
+}
+
+static uint64_t fw_fadt(struct host_fw *fw, const struct host_fadt *f, uint64_t dsdt)
 {
 	uint64_t phys;
 	uint8_t *t;
 
 	if (!f->table) {
 		phys = fw_alloc(fw, 276);
-		if (phys)
+		if (phys) {
 			fadt_build(fw_ptr(fw, phys), 276, 6, 5,
 				   f->no_aspm > 0 ? FADT_IAPC_NO_ASPM : 0);
+			fadt_set_dsdt(fw_ptr(fw, phys), 276, dsdt);
+		}
 		return phys;
 	}
 	phys = fw_alloc(fw, f->len);
@@ -76,7 +91,29 @@ static uint64_t fw_fadt(struct host_fw *fw, const struct host_fadt *f)
 		put_le16(t + FADT_IAPC_BOOT_ARCH_OFF, iapc);
 		tbl_fix(t);
 	}
+	if (get_le32(t + 4) == f->len)
+		fadt_set_dsdt(t, (uint32_t)f->len, dsdt);
 	return phys;
+}
+
+/* The AML tables into the firmware's memory: the DSDT's address, and the
+ * others' into tables[] from *n on. 0, or -AE_2BIG. */
+static int fw_aml(struct host_fw *fw, const struct host_aml *a, uint64_t *dsdt,
+		  uint64_t *tables, unsigned *n, unsigned max)
+{
+	*dsdt = 0;
+	for (unsigned i = 0; a && i < a->n; i++) {
+		uint64_t phys = fw_alloc(fw, a->len[i]);
+
+		if (!phys)
+			return -AE_2BIG;
+		memcpy(fw_ptr(fw, phys), a->data[i], a->len[i]);
+		if (!memcmp(a->data[i], "DSDT", 4) && !*dsdt)
+			*dsdt = phys;
+		else if (*n < max)
+			tables[(*n)++] = phys;
+	}
+	return 0;
 }
 
 /* One MCFG region per segment the twin holds, buses 00-ff, each at its
@@ -382,7 +419,9 @@ static void fw_ops(struct host_fw *fw)
 int host_fw_init(struct host_fw *fw, struct twin *t, const struct host_fadt *fadt,
 		 const uint8_t *mcfg, size_t mcfg_len)
 {
-	uint64_t tables[2], xsdt;
+	uint64_t tables[2 + HOST_AML_MAX], xsdt, dsdt = 0;
+	unsigned n = 2;
+	int rc;
 
 	memset(fw, 0, sizeof(*fw));
 	fw->twin = t;
@@ -390,16 +429,17 @@ int host_fw_init(struct host_fw *fw, struct twin *t, const struct host_fadt *fad
 	fw->acpi = calloc(1, HOST_ACPI_SIZE);
 	if (!fw->acpi)
 		return -AE_NOMEM;
-	tables[0] = fw_fadt(fw, fadt);
+	rc = fw_aml(fw, fadt->aml, &dsdt, tables, &n, 2 + HOST_AML_MAX);
+	tables[0] = fw_fadt(fw, fadt, dsdt);
 	tables[1] = fw_mcfg(fw, mcfg, mcfg_len);
-	xsdt = fw_alloc(fw, root_len(true, 2));
+	xsdt = fw_alloc(fw, root_len(true, n));
 	fw->plat.rsdp = fw_alloc(fw, ACPI_RSDP_V2_LEN);
-	if (!tables[0] || !tables[1] || !xsdt || !fw->plat.rsdp) {
+	if (rc || !tables[0] || !tables[1] || !xsdt || !fw->plat.rsdp) {
 		fprintf(stderr, "aspmctl: the ACPI tables do not fit in %u KiB\n",
 			HOST_ACPI_SIZE >> 10);
 		return -AE_2BIG;
 	}
-	root_build(fw_ptr(fw, xsdt), true, tables, 2);
+	root_build(fw_ptr(fw, xsdt), true, tables, n);
 	rsdp_build(fw_ptr(fw, fw->plat.rsdp), 2, 0, xsdt);
 	fw_note_gaps(fw->twin);
 	fw_find_roots(fw);

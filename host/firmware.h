@@ -17,7 +17,7 @@
 #include "../twin/twin.h"
 
 #define HOST_ACPI_BASE	0x000e0000ull	/* where the tables "are" */
-#define HOST_ACPI_SIZE	(256u << 10)
+#define HOST_ACPI_SIZE	(16u << 20)	/* room for a real DSDT and SSDTs */
 
 struct host_fw {
 	struct fixed_platform plat;	/* the tables below, the buses no bridge of the dump decodes */
@@ -32,10 +32,14 @@ FIXED_PLATFORM_FIRST(struct host_fw, plat);
 
 /* Which FADT: a table's bytes (a file, sysfs), or none (synthesized);
  * no_aspm: -1 keep the table's flag, 0/1 set IAPC_BOOT_ARCH bit 4. */
+struct host_aml;
 struct host_fadt {
 	const uint8_t *table;
 	size_t len;
 	int no_aspm;
+	/* the AML tables (or NULL): the FADT's DSDT points at the first DSDT,
+	 * the others join the XSDT */
+	const struct host_aml *aml;
 };
 
 /* Lay out the tables and the ops. mcfg: a real MCFG's bytes or NULL (one

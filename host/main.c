@@ -14,6 +14,7 @@
 #include "install.h"
 #include "variables.h"
 #include "firmware.h"
+#include "aml.h"
 #include "sysfs.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -32,6 +33,7 @@ struct host_opts {
 	int no_aspm;		/* --fadt-no-aspm: -1 unset, 0, 1 */
 	const char *after;	/* --after-dump FILE */
 	const char *esp;	/* --esp DIR */
+	const char *acpi;	/* --acpi DIR|FILE */
 	bool help;
 	int argc;		/* what is left: the app's command line */
 	char **argv;
@@ -55,6 +57,10 @@ static void usage(FILE *f)
 	      "  --fadt FILE           a binary FADT (FACP), as sysfs or acpidump -b give it\n"
 	      "  --fadt-no-aspm yes|no set or clear its PCIe ASPM Controls bit (default:\n"
 	      "                        the FADT's, or no when there is none)\n"
+	      "  --acpi DIR|FILE       the DSDT and SSDTs for the firmware's _OSC (--osc\n"
+	      "                        auto): a folder (sysfs tables, acpidump -b's\n"
+	      "                        *.dat), one binary table, or acpidump's text;\n"
+	      "                        --from-sysfs reads ROOT/sys/firmware/acpi/tables\n"
 	      "  --after-dump FILE     the config space after the command, lspci text\n"
 	      "  --esp DIR             where the app's files go (dump, results)\n"
 	      "  bless                 confirm this boot: delete aspmctl.efi's boot\n"
@@ -125,7 +131,7 @@ static int host_opt(struct host_opts *h, int argc, char **argv, int i)
 		return 1;
 	}
 	if (strcmp(a, "--from-dump") && strcmp(a, "--fadt") && strcmp(a, "--fadt-no-aspm") &&
-	    strcmp(a, "--after-dump") && strcmp(a, "--esp"))
+	    strcmp(a, "--after-dump") && strcmp(a, "--esp") && strcmp(a, "--acpi"))
 		return 0;
 	if (!v)
 		return bad("missing value after", a);
@@ -137,6 +143,8 @@ static int host_opt(struct host_opts *h, int argc, char **argv, int i)
 		h->after = v;
 	else if (!strcmp(a, "--esp"))
 		h->esp = v;
+	else if (!strcmp(a, "--acpi"))
+		h->acpi = v;
 	else if (!strcmp(v, "yes") || !strcmp(v, "no"))
 		h->no_aspm = !strcmp(v, "yes");
 	else
@@ -214,7 +222,7 @@ static int load_table(const char *path, bool must, uint8_t **data, size_t *len)
 }
 
 static int load_tables(const struct host_opts *h, struct host_fadt *fadt,
-		       uint8_t **mcfg, size_t *mcfg_len)
+		       uint8_t **mcfg, size_t *mcfg_len, struct host_aml *aml)
 {
 	char path[4096];
 	uint8_t *f = NULL;
@@ -232,6 +240,15 @@ static int load_tables(const struct host_opts *h, struct host_fadt *fadt,
 		snprintf(path, sizeof(path), "%s/sys/firmware/acpi/tables/MCFG", h->sysfs);
 		rc = load_table(path, false, mcfg, mcfg_len);
 	}
+	if (!rc && h->acpi) {
+		rc = host_aml_load(h->acpi, true, aml);
+	} else if (!rc && h->sysfs) {
+		/* unreadable (not root) or absent: the query says no-dsdt */
+		snprintf(path, sizeof(path), "%s/sys/firmware/acpi/tables", h->sysfs);
+		if (host_aml_load(path, false, aml))
+			host_aml_free(aml);
+	}
+	fadt->aml = aml;
 	return rc;
 }
 
@@ -332,6 +349,7 @@ int main(int argc, char **argv)
 {
 	struct host_opts h;
 	struct host_fadt fadt = { 0 };
+	static struct host_aml aml;
 	struct twin t = { 0 };
 	uint8_t *mcfg = NULL;
 	size_t mcfg_len = 0;
@@ -347,11 +365,12 @@ int main(int argc, char **argv)
 	}
 	rc = load_twin(&h, &t);
 	if (!rc)
-		rc = load_tables(&h, &fadt, &mcfg, &mcfg_len);
+		rc = load_tables(&h, &fadt, &mcfg, &mcfg_len, &aml);
 	if (!rc)
 		rc = run(&h, &t, &fadt, mcfg, mcfg_len);
 	twin_free(&t);
 	free((void *)fadt.table);
+	host_aml_free(&aml);
 	free(mcfg);
 	free(h.argv);
 	return rc ? 1 : 0;
