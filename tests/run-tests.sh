@@ -65,6 +65,8 @@ suite twin make --no-print-directory twin TWIN_ARGS="--no-build --groups force" 
 		tests/twin/damaged/samsung-np350v5c.txt"
 suite product tests/qemu/product.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-product" --results "$results"
 suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-hostile" --results "$results"
+# the firmware's _OSC (acpi/aml) vs the stock and patched kernels' logs
+suite osc tests/qemu/osc.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-osc" --results "$results"
 suite tries tests/qemu/tries.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-tries" --results "$results"
 suite secureboot tests/qemu/secureboot.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-secureboot" --results "$results"
 suite matrix python3 tests/matrix/matrix.py --set test -j 2 --out "$BUILD/matrix-test" --results "$results"

@@ -60,14 +60,26 @@ def app_opts(policy):
     return " ".join("--" + l.replace(" = ", " ") for l in POLICIES[policy][0])
 
 
-def action_of(policy, fadt):
-    """docs/policy.md's table (os_control granted: QEMU's _OSC grants ASPM)."""
+def action_of(policy, fadt, osc="granted"):
+    """docs/policy.md's table. os_control: QEMU's own _OSC grants ASPM; a
+    topology whose SSDT adds a host bridge that refuses it says osc=denied
+    (topo_osc)."""
     _, _, override, mode = POLICIES[policy]
     if override != "none":
         return override
     if fadt:
         return "clear" if mode == "clear" else "notouch"
-    return "keep"
+    return "keep" if osc == "granted" else "notouch"
+
+
+def topo_osc(path):
+    """'denied' when an acpitable line of the topology says osc=denied."""
+    with open(path) as f:
+        for line in f:
+            w = line.split("#", 1)[0].split()
+            if w and w[0] == "acpitable" and "osc=denied" in w[2:]:
+                return "denied"
+    return "granted"
 
 
 # ------------------------------------------------------------------ cells
@@ -99,7 +111,8 @@ def load_cells(path):
                 ev = {"kind": "qmp", "id": qid, "bdf": bdf}
             cells.append(dict(name=name, topo=topo, fadt=fadt == "1", policy=policy, stage=stage,
                               event=ev, event_s=event, sets=sets.split(","),
-                              action=action_of(policy, fadt == "1")))
+                              action=action_of(policy, fadt == "1",
+                                               topo_osc(os.path.join(TOPODIR, topo + ".topo")))))
     names = [c["name"] for c in cells]
     dup = {x for x in names if names.count(x) > 1}
     if dup:

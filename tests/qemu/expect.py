@@ -178,6 +178,8 @@ def read_topology(path):
             rest = rest.strip()
             if kw == 'machine':
                 machine += [p for p in split_props(rest) if p]
+            elif kw == 'acpitable':
+                pass    # an SSDT: firmware tables, no PCI function
             elif kw == 'device':
                 parts = split_props(rest)
                 model, props = parts[0], {}
