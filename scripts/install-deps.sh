@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian 12 packages a target needs, only those missing.
-#   scripts/install-deps.sh build|run|sign|unit|test|kernel|fuzz ...
+#   scripts/install-deps.sh build|run|sign|unit|test|kernel|fuzz|deb|acpica ...
 set -eu
 # Nothing on stdout: callers may capture theirs (fetch-tree.sh prints a path).
 exec 1>&2
