@@ -109,12 +109,10 @@ void app_osc_probe(struct app *a)
 		fallback(a, a->osc.load_reason[0] ? a->osc.load_reason : "load-failed");
 	a->ops->mem_close(a->ops->ctx);
 	if (a->osc.machine == OSC_OUT_UNKNOWN)
-		log_info("_OSC: the firmware's answer is not known before the OS (%s): assuming granted; --osc granted|denied decides instead",
-			 a->osc.machine_reason);
+		log_info("_OSC: answer not known before the OS, taken as granted (see aspm osc-result)");
 	else
-		log_info("_OSC: the firmware %s PCIe capability control (Linux 6.1 would %s ASPM)",
-			 a->osc.machine == OSC_OUT_GRANTED ? "grants" : "keeps",
-			 a->osc.machine == OSC_OUT_GRANTED ? "manage" : "leave");
+		log_info("_OSC: the firmware %s PCIe control",
+			 a->osc.machine == OSC_OUT_GRANTED ? "grants the OS" : "keeps");
 }
 
 /* The decision's input from the probe (or the option). */
