@@ -108,16 +108,23 @@ static int from_file(struct host_aml *a, const char *path)
 {
 	uint8_t *p = NULL;
 	size_t len = 0;
+	unsigned n;
 	int rc = host_read_file(path, AML_FILE_MAX, &p, &len);
 
 	if (rc) {
 		fprintf(stderr, "aspmctl: %s: cannot read (%s)\n", path, err_str(rc));
 		return rc;
 	}
-	if (len >= 4 && (!memcmp(p, "DSDT", 4) || !memcmp(p, "SSDT", 4) || !memcmp(p, "PSDT", 4)))
+	/* acpidump's text starts "DSDT @ 0x...": a table's signature too */
+	if (len >= 4 && (!memcmp(p, "DSDT", 4) || !memcmp(p, "SSDT", 4) || !memcmp(p, "PSDT", 4)) &&
+	    !(len >= 7 && !memcmp(p + 4, " @ ", 3)))
 		return take(a, path, p, len);
+	n = a->n;
 	rc = from_acpidump(a, path, (const char *)p, len);
 	free(p);
+	if (!rc && a->n == n)
+		fprintf(stderr, "aspmctl: %s: not a DSDT, SSDT or PSDT, nor acpidump's text of one; skipped\n",
+			path);
 	return rc;
 }
 

@@ -219,6 +219,112 @@ def fadt_options(tool, dump, work):
           name + ": --fadt with a bad checksum: reported by the app, its bit not trusted")
 
 
+GRANT_DSDT = r"""
+DefinitionBlock ("", "DSDT", 2, "ASPMCT", "TWINOSC", 1)
+{
+    Scope (\_SB)
+    {
+        Device (PCI0)
+        {
+            Name (_HID, EisaId ("PNP0A08"))
+            Name (_CID, EisaId ("PNP0A03"))
+            Name (_CRS, ResourceTemplate ()
+            {
+                WordBusNumber (ResourceProducer, MinFixed, MaxFixed, PosDecode,
+                    0x0000, 0x0000, 0x00FF, 0x0000, 0x0100,,, )
+            })
+            Method (_OSC, 4, NotSerialized)
+            {
+                Return (Arg3)
+            }
+        }
+    }
+}
+"""
+
+
+def iasl(asl_text_or_path, out):
+    """Compile ASL (text, or a .asl path) into OUT (an .aml path)."""
+    src = asl_text_or_path
+    if "DefinitionBlock" in asl_text_or_path:
+        src = out[:-4] + ".asl"
+        with open(src, "w") as f:
+            f.write(asl_text_or_path)
+    r = subprocess.run(["iasl", "-p", out[:-4], src], capture_output=True, text=True)
+    return r.returncode == 0 and os.path.exists(out)
+
+
+def acpidump_text(tables):
+    """acpidump's text format for [(signature, bytes)]."""
+    out = []
+    for sig, data in tables:
+        out.append("%s @ 0x0000000000000000" % sig)
+        for i in range(0, len(data), 16):
+            row = data[i:i + 16]
+            out.append("    %04X: %-48s %s" % (i, " ".join("%02X" % b for b in row),
+                                               "".join(chr(b) if 32 <= b < 127 else "." for b in row)))
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def acpi_options(tool, dump, work):
+    """--acpi DIR|FILE and --from-sysfs's DSDT/SSDTs: the firmware's _OSC (docs/osc.md)."""
+    name = os.path.basename(dump)
+    d = os.path.join(work, "acpi")
+    os.makedirs(d, exist_ok=True)
+    dsdt, ssdt = os.path.join(d, "dsdt.aml"), os.path.join(d, "ssdt1.aml")
+    deny = os.path.join(HERE, "..", "qemu", "topologies", "osc-deny.asl")
+    ok = iasl(GRANT_DSDT, dsdt) and iasl(deny, ssdt)
+    check(ok, "iasl compiles the twin's DSDT and tests/qemu/topologies/osc-deny.asl")
+    if not ok:
+        return
+    result = lambda out: next(iter(records.parse_all(out, ["osc-result"])), None)
+    decision = lambda out: next(iter(records.parse_all(out, ["decision"])), None)
+    rc, out, err = run(tool, "--from-dump", dump, "--acpi", dsdt, "plan")
+    r, dec = result(out), decision(out)
+    check(rc == 0 and r and r.fields["result"] == "granted" and r.fields["bridges"] == "1" and dec
+          and dec.fields["osc"] == "granted" and dec.fields["osc-source"] == "firmware",
+          name + ": --acpi DSDT (an _OSC that grants all): osc-result granted, decision osc-source=firmware")
+    both = os.path.join(d, "tables")
+    os.makedirs(both, exist_ok=True)
+    for src, dst in ((dsdt, "dsdt.dat"), (ssdt, "ssdt1.dat"), (dsdt, "facp.dat")):
+        with open(src, "rb") as f, open(os.path.join(both, dst), "wb") as g:
+            g.write(f.read())
+    with open(os.path.join(both, "ssdt9.dat"), "wb") as g:
+        g.write(fadt_bytes(0))      # a FADT under an SSDT's name
+    rc, out, err = run(tool, "--from-dump", dump, "--acpi", both, "plan")
+    r, dec = result(out), decision(out)
+    check(rc == 0 and r and r.fields["result"] == "denied" and r.fields["bridges"] == "2"
+          and dec and dec.fields["action"] == "notouch" and "ssdt9.dat: not a DSDT" in err
+          and "facp.dat" not in err,
+          name + ": --acpi DIR (acpidump -b's dsdt.dat, ssdt1.dat; facp.dat not read, a FADT "
+          "named ssdt9.dat said and skipped): the SSDT's bridge denies: notouch")
+    text = os.path.join(d, "acpidump.txt")
+    with open(text, "w") as f:
+        f.write(acpidump_text([("DSDT", open(dsdt, "rb").read()), ("SSDT", open(ssdt, "rb").read())]))
+    rc, out2, _ = run(tool, "--from-dump", dump, "--acpi", text, "plan")
+    osc = lambda o: [x.line for x in records.parse_all(o, ["osc"])]
+    check(rc == 0 and osc(out2) and osc(out2) == osc(out),
+          name + ": --acpi acpidump's text gives the records the binary tables give")
+    root = make_sysfs(dump, os.path.join(work, "sysfs-osc"))
+    tables = os.path.join(root, "sys", "firmware", "acpi", "tables")
+    os.makedirs(tables, exist_ok=True)
+    for src, dst in ((dsdt, "DSDT"), (ssdt, "SSDT1")):
+        with open(src, "rb") as f, open(os.path.join(tables, dst), "wb") as g:
+            g.write(f.read())
+    rc, out3, _ = run(tool, "--from-sysfs", root, "plan")
+    check(rc == 0 and osc(out3) == osc(out),
+          name + ": --from-sysfs reads ROOT/sys/firmware/acpi/tables/DSDT and SSDT1")
+    rc, out, err = run(tool, "--from-dump", dump, "--acpi", dump, "plan")
+    check(rc != 0 and "no DSDT, SSDT or PSDT" in err,
+          name + ": --acpi on a file that holds no table: refused, said")
+    rc, out, _ = run(tool, "--from-dump", dump, "plan")
+    r, dec = result(out), decision(out)
+    check(rc == 0 and r and r.fields["reason"] == "no-dsdt" and dec and dec.fields["osc-source"] == "fallback"
+          and dec.fields["osc"] == "granted",
+          name + ": no tables: osc-result unknown (no-dsdt), the decision falls back to granted")
+
+
 def make_sysfs(dump, root, limit=None):
     """A sysfs tree from an lspci dump: ROOT/sys/bus/pci/devices/ADDR/config,
     each file cut to `limit` bytes (64: what Linux gives a user)."""
@@ -340,6 +446,7 @@ def main():
     laptop = os.path.join(a.dumps, "asus-laptop-whiskeylake-mx150.txt")
     fadt_options(a.tool, laptop, a.work)
     sysfs(a.tool, laptop, a.work)
+    acpi_options(a.tool, laptop, a.work)
     sysfs(a.tool, os.path.join(a.dumps, "huananzhi-x99-qd4.txt"), os.path.join(a.work, "x99"))
     bad_input(a.tool, a.work)
     return suite.end(a.results or None, "twin-host")
