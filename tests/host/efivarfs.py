@@ -16,7 +16,7 @@ import os
 import struct
 import sys
 
-GLOBAL = "8be4df61-93ca-11d2-aa0e-00e098032b8c"
+GLOBAL = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 # a Hard Drive node (UEFI 2.10 sec 10.3.5.1): partition 1, start, size,
 # GPT signature, MBR type 2 (GPT), signature type 2 (GUID)
 HD = (bytes([4, 1]) + struct.pack("<H", 42) + struct.pack("<IQQ", 1, 2048, 409600)

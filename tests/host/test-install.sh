@@ -81,7 +81,7 @@ err=$("$tool" install --efivars "$v" --mounts "$work/mounts" --app "$app" 2>&1);
 [ "$rc" = 1 ] && echo "$err" | grep -q 'no EFI System Partition mounted'
 suite_check $? "no ESP mounted is refused"
 
-printf '\006\000\000\000\000\000' >"$v/BootCurrent-8be4df61-93ca-11d2-aa0e-00e098032b8c"
+printf '\006\000\000\000\000\000' >"$v/BootCurrent-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 before=$(fx show "$v")
 err=$(run install 2>&1); rc=$?
 [ "$rc" = 1 ] && echo "$err" | grep -q 'not a file on a disk partition: Boot0000' &&
