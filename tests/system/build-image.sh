@@ -11,7 +11,9 @@
 # \EFI\debian\grubx64.efi (Debian's signed GRUB, which reads
 # \EFI\debian\grub.cfg: search the root by UUID, configfile
 # /boot/grub/grub.cfg) -> /vmlinuz with /initrd.img, the symlinks Debian's
-# kernel packages update.  Root is logged in on ttyS0 by itself.  A second
+# kernel packages update; once a kernel package is installed, Debian's own
+# update-grub writes /boot/grub/grub.cfg (with /etc/default/grub's serial
+# console).  Root is logged in on ttyS0 by itself.  A second
 # kernel package (the cloud flavour of the same ABI) waits in /root/kernels/
 # for the upgrade test.  The image is cached in
 # ${ASPMCTL_CACHE:-$HOME/.cache/aspmctl}/system/, keyed by a hash of this
@@ -81,6 +83,16 @@ menuentry "Debian GNU/Linux" {
 	initrd /initrd.img
 }
 GRUB
+# Debian's update-grub (zz-update-grub, on every kernel install) replaces the
+# grub.cfg above with its own: the serial console, no menu delay, no "quiet"
+cat >>"$root/etc/default/grub" <<'DEFAULT'
+# aspmctl system test: serial console, no menu delay
+GRUB_TIMEOUT=0
+GRUB_CMDLINE_LINUX_DEFAULT=""
+GRUB_CMDLINE_LINUX="console=ttyS0,115200"
+GRUB_TERMINAL=console
+GRUB_DISABLE_OS_PROBER=true
+DEFAULT
 printf 'search --no-floppy --fs-uuid --set=root %s\nset prefix=($root)/boot/grub\nconfigfile $prefix/grub.cfg\n' \
 	"$ruuid" >"$work/grub-esp.cfg"
 [ -L "$root/vmlinuz" ] && [ -L "$root/initrd.img" ] ||

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The real Debian 12 system in QEMU+OVMF (tests/system/README.md): the
+# cached disk image of build-image.sh, the package of `make deb`, then
+# system.py's boots: first boot, dpkg -i + aspmctl install, a kernel
+# upgrade, three hangs and the fallback, bless, uninstall.  One line
+# "ok|FAIL <what>" per check; RESULTS/system.count; last line
+# "P passed, F failed".
+#
+#   tests/system/system.sh [--out DIR] [--results DIR]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/lib/suite.sh
+. "$here/../lib/suite.sh"
+suite_init system build/system "$@"
+t0=$(date +%s)
+"$repo/scripts/install-deps.sh" system deb >"$out/deps.log" 2>&1
+suite_check $? "packages the suite needs (scripts/install-deps.sh system deb)"
+img=$("$here/build-image.sh" 2>"$out/build-image.log")
+suite_check $? "the Debian 12 image ($(tail -n 1 "$out/build-image.log"))"
+t1=$(date +%s)
+rm -f "$repo"/build/deb/aspmctl_*_amd64.deb
+make -C "$repo" --no-print-directory deb >"$out/deb.log" 2>&1
+suite_check $? "make deb"
+deb=$(ls "$repo"/build/deb/aspmctl_*_amd64.deb 2>/dev/null | head -n 1)
+if [ -z "$img" ] || [ -z "$deb" ]; then
+	suite_end
+	exit 1
+fi
+python3 "$here/system.py" --image "$img" --deb "$deb" --out "$out/boots" >"$out/boots.txt" 2>&1
+rc=$?
+grep -v '^[0-9]* passed, [0-9]* failed$' "$out/boots.txt" | grep -v '^ok \|^FAIL ' >&2
+grep '^ok \|^FAIL ' "$out/boots.txt" >"$out/checks.txt"
+suite_count_file "$out/checks.txt" $rc system.py
+echo "system: image $((t1 - t0)) s, whole suite $(( $(date +%s) - t0 )) s" >&2
+suite_end
