@@ -229,7 +229,7 @@ class System:
             return
         self.order(g, [GRUB, r"Linux version %s " % re.escape(kernel)],
                    name, "firmware -> shim -> GRUB (its grub.cfg line) -> Debian's kernel %s" % kernel)
-        self.cons(g, name, r"^aspm ", "no aspmctl line on the console before install", False)
+        self.cons(g, name, r"^(aspm |aspmctl: )", "no aspmctl line on the console before install", False)
         self.boot_current(g, name, DEBIAN_ENTRY, "BootCurrent is Boot%04X -> \\EFI\\debian\\shimx64.efi" % DEBIAN_ENTRY)
         self.run(g, name, "ls /sys/firmware/efi/efivars/ | grep '^MokListRT-'",
                  "shim ran (it left MokListRT)", r"^MokListRT-")
@@ -336,7 +336,7 @@ class System:
         if not self.login(g, name):
             g.kill()
             return
-        self.cons(g, name, r"^aspm", "no aspmctl line on the console", False)
+        self.cons(g, name, r"^(aspm |aspmctl: )", "no aspmctl line on the console", False)
         self.order(g, [GRUB, r"Linux version %s " % re.escape(cloud)],
                    name, "shim -> GRUB -> %s as before" % cloud)
         self.boot_current(g, name, DEBIAN_ENTRY, "BootCurrent is Boot%04X (shim) again" % DEBIAN_ENTRY)

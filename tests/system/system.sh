@@ -7,23 +7,35 @@
 # "ok|FAIL <what>" per check; RESULTS/system.count; last line
 # "P passed, F failed".
 #
-#   tests/system/system.sh [--out DIR] [--results DIR]
+#   tests/system/system.sh [--deb FILE] [--out DIR] [--results DIR]
+#   (--deb: that package instead of a fresh `make deb`)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/suite.sh
 . "$here/../lib/suite.sh"
-suite_init system build/system "$@"
+deb='' args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--deb)	deb=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+	*)	args+=("$1"); shift ;;
+	esac
+done
+suite_init system build/system ${args[@]+"${args[@]}"}
 t0=$(date +%s)
 "$repo/scripts/install-deps.sh" system deb >"$out/deps.log" 2>&1
 suite_check $? "packages the suite needs (scripts/install-deps.sh system deb)"
 img=$("$here/build-image.sh" 2>"$out/build-image.log")
 suite_check $? "the Debian 12 image ($(tail -n 1 "$out/build-image.log"))"
 t1=$(date +%s)
-rm -f "$repo"/build/deb/aspmctl_*_amd64.deb
-make -C "$repo" --no-print-directory deb >"$out/deb.log" 2>&1
-suite_check $? "make deb"
-deb=$(ls "$repo"/build/deb/aspmctl_*_amd64.deb 2>/dev/null | head -n 1)
+if [ -z "$deb" ]; then
+	rm -f "$repo"/build/deb/aspmctl_*_amd64.deb
+	make -C "$repo" --no-print-directory deb >"$out/deb.log" 2>&1
+	suite_check $? "make deb"
+	deb=$(ls "$repo"/build/deb/aspmctl_*_amd64.deb 2>/dev/null | head -n 1)
+fi
+[ -f "$deb" ]
+suite_check $? "the package: $(basename "${deb:-none}")"
 if [ -z "$img" ] || [ -z "$deb" ]; then
 	suite_end
 	exit 1
