@@ -5,12 +5,15 @@ from boot to boot, and drives the guest over its serial console (root logged
 in by itself; every command framed by markers the shell prints, with a time
 limit).  One "ok|FAIL <what>" line per check, counted by testlib.Suite.
 
-    system.py --image IMG --deb DEB --out DIR [--results DIR] [--secureboot]
+    system.py --image IMG --deb DEB --out DIR [--results DIR]
+        [--secureboot --mok-cert DER --signed-app EFI]
+
+--secureboot: OVMF's Microsoft-key store (Secure Boot enforcing), the
+certificate DER in MokList, the app signed with its key on the data disk.
 """
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -132,7 +135,7 @@ class System:
         cmd = [sys.executable, os.path.join(REPO, "tests", "qemu", "efivars.py"), store,
                self.vars, "--disk", self.disk,
                "--entry", "%d|debian|\\EFI\\debian\\shimx64.efi" % DEBIAN_ENTRY]
-        if a.mok_cert:
+        if self.secure:
             cmd += ["--mok-cert", a.mok_cert]
         subprocess.run(cmd, check=True)
         self.data = os.path.join(self.out, "data.img")
@@ -141,7 +144,7 @@ class System:
         subprocess.run(["mkfs.vfat", "-C", "-n", "ASPMDATA", self.data, "32768"], check=True,
                        stdout=subprocess.DEVNULL)
         subprocess.run(["mcopy", "-i", self.data, a.deb, "::/aspmctl.deb"], check=True)
-        if a.signed_app:
+        if self.secure:
             subprocess.run(["mcopy", "-i", self.data, a.signed_app, "::/aspmctl.signed.efi"],
                            check=True)
 
@@ -183,9 +186,13 @@ class System:
         g.kill()
         self.s.check(ok, "%s: the guest rebooted (QEMU exits on -no-reboot)" % name)
 
-    def run(self, g, name, cmd, what, rx=None, timeout=180):
+    def sb_state(self, g, name):
+        want = "enabled" if self.secure else "disabled"
+        self.run(g, name, "mokutil --sb-state", "Linux: SecureBoot %s" % want, r"^SecureBoot %s" % want)
+
+    def run(self, g, name, cmd, what, rx=None, timeout=180, expect_rc=0):
         rc, text = g.sh(cmd, timeout)
-        good = rc == 0 and (rx is None or re.search(rx, text, re.M) is not None)
+        good = rc == expect_rc and (rx is None or re.search(rx, text, re.M) is not None)
         self.s.check(good, "%s: %s" % (name, what),
                      None if good else "status %s, output %r" % (rc, text[-600:]))
         return text
@@ -210,7 +217,10 @@ class System:
                  r"^BootCurrent: %04X$(?s:.*)^Boot%04X\*? .*%s" % (want, want, re.escape(self.entry_path(want))))
 
     def entry_path(self, num):
-        return "\\EFI\\debian\\shimx64.efi" if num == DEBIAN_ENTRY else "\\EFI\\aspmctl\\"
+        # under Secure Boot the app's entry starts shim, the app its load option
+        if num == DEBIAN_ENTRY or self.secure:
+            return "\\EFI\\debian\\shimx64.efi"
+        return "\\EFI\\aspmctl\\aspmctl.efi"
 
     def wait_bless(self, g, name):
         self.run(g, name, "for i in $(seq 120); do [ -e /sys/firmware/efi/efivars/AspmctlBootCount-%s ] "
@@ -234,6 +244,10 @@ class System:
         self.run(g, name, "ls /sys/firmware/efi/efivars/ | grep '^MokListRT-'",
                  "shim ran (it left MokListRT)", r"^MokListRT-")
         self.run(g, name, "uname -r", "uname -r is %s" % kernel, r"^%s$" % re.escape(kernel))
+        self.sb_state(g, name)
+        if self.secure:
+            self.run(g, name, "mokutil --list-enrolled | grep -i 'Subject:'",
+                     "the test key is in MokList (shim's MokListRT)", r"(?i)snakeoil")
         before = self.run(g, name, "efibootmgr | sed -n 's/^BootOrder: //p'", "BootOrder read",
                           r"^[0-9A-F,]+$").strip()
         print("system: BootOrder before install: %s" % before, flush=True)
@@ -242,16 +256,24 @@ class System:
                  "dpkg -i aspmctl.deb", r"Setting up aspmctl ")
         self.run(g, name, "systemctl is-enabled aspmctl-bless.service",
                  "the package enabled aspmctl-bless.service", r"^enabled$")
-        if a.signed_app:
-            self.run(g, name, "cp /mnt/aspmctl.signed.efi /usr/lib/aspmctl/aspmctl.signed.efi",
-                     "the test-key-signed app put beside the package's")
-        inst = self.run(g, name, "aspmctl install --policy force",
-                        "aspmctl install --policy force (next = the loader of BootCurrent)",
-                        r"this boot came through Boot%04X: \\EFI\\debian\\shimx64\.efi" % DEBIAN_ENTRY)
+        if self.secure:
+            self.run(g, name, "aspmctl install --policy force",
+                     "Secure Boot: the package's unsigned app is refused",
+                     r"Secure Boot is on and the app is not signed", expect_rc=1)
+            inst = self.run(g, name, "aspmctl install --policy force --app /mnt/aspmctl.signed.efi",
+                            "aspmctl install --policy force --app (signed): behind the system's shim",
+                            r"this boot came through Boot%04X: \\EFI\\debian\\shimx64\.efi"
+                            r"(?s:.*)Secure Boot: the app behind the system's shim" % DEBIAN_ENTRY)
+        else:
+            inst = self.run(g, name, "aspmctl install --policy force",
+                            "aspmctl install --policy force (next = the loader of BootCurrent)",
+                            r"this boot came through Boot%04X: \\EFI\\debian\\shimx64\.efi" % DEBIAN_ENTRY)
         m = re.search(r"create Boot([0-9A-F]{4})", inst)
         app_num = int(m.group(1), 16) if m else -1
-        self.run(g, name, "cat /boot/efi/EFI/aspmctl/aspmctl.conf", "aspmctl.conf: next = shim, tries = 3",
-                 r"^next = \\EFI\\debian\\shimx64\.efi$(?s:.*)^tries = 3$")
+        nxt = "grubx64" if self.secure else "shimx64"
+        self.run(g, name, "cat /boot/efi/EFI/aspmctl/aspmctl.conf",
+                 "aspmctl.conf: next = %s, tries = 3" % nxt,
+                 r"^next = \\EFI\\debian\\%s\.efi$(?s:.*)^tries = 3$" % nxt)
         self.run(g, name, "efibootmgr | sed -n 's/^BootOrder: //p'",
                  "BootOrder: the app's entry first, the old order after it",
                  r"^%04X,%s$" % (app_num, re.escape(before)))
@@ -267,7 +289,12 @@ class System:
                        r"^aspm summary aspmctl .*action=force", GRUB,
                        r"Linux version %s " % re.escape(kernel)],
                    name, "the app first (tries unconfirmed=1, summary action=force), then GRUB, then %s" % kernel)
-        self.boot_current(g, name, app_num, "BootCurrent is the app's Boot%04X" % app_num)
+        self.boot_current(g, name, app_num, "BootCurrent is the app's Boot%04X (-> %s)" %
+                          (app_num, self.entry_path(app_num)))
+        self.sb_state(g, name)
+        if self.secure:
+            self.cons(g, name, r"^aspm secureboot secureboot=1 setupmode=0 verified=shim$",
+                      "the app: aspm secureboot secureboot=1 setupmode=0 verified=shim")
         self.run(g, name, "aspmctl status", "aspmctl status reads the summary the app left",
                  r"^summary: aspmctl .*action=force .*fallback=none")
         self.wait_bless(g, name)
@@ -363,6 +390,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     suite = testlib.Suite()
     t0 = time.time()
+    if a.secureboot and not (a.mok_cert and a.signed_app):
+        ap.error("--secureboot needs --mok-cert and --signed-app")
     name = "system-sb" if a.secureboot else "system"
     try:
         System(a, suite).main()
