@@ -14,7 +14,7 @@
 # kernel packages update; once a kernel package is installed, Debian's own
 # update-grub writes /boot/grub/grub.cfg (with /etc/default/grub's serial
 # console).  Root is logged in on ttyS0 by itself.  A second
-# kernel package (the cloud flavour of the same ABI) waits in /root/kernels/
+# kernel package (the cloud flavour of the same ABI) waits in /srv/kernels/
 # for the upgrade test.  The image is cached in
 # ${ASPMCTL_CACHE:-$HOME/.cache/aspmctl}/system/, keyed by a hash of this
 # script: a cache hit builds nothing.  As root (debootstrap); needs the
@@ -99,13 +99,13 @@ printf 'search --no-floppy --fs-uuid --set=root %s\nset prefix=($root)/boot/grub
 	{ echo "build-image: no /vmlinuz or /initrd.img symlink in the image" >&2; exit 1; }
 # the second kernel, for the upgrade step (from the image's own sources)
 cloud=linux-image-${abi%-amd64}-cloud-amd64
-mkdir -p "$root/root/kernels"
+mkdir -p "$root/srv/kernels"
 chroot "$root" apt-get update -qq >>"$log" 2>&1
-(cd "$root/root/kernels" && chroot "$root" sh -c "cd /root/kernels && apt-get download -qq $cloud") >>"$log" 2>&1 ||
+chroot "$root" sh -c "cd /srv/kernels && apt-get download -qq $cloud" >>"$log" 2>&1 ||
 	{ tail -n 10 "$log" >&2; echo "build-image: apt-get download $cloud failed" >&2; exit 1; }
 chroot "$root" apt-get clean
 rm -rf "$root"/var/lib/apt/lists/*_Packages "$root"/var/lib/apt/lists/*_InRelease
-ls "$root/root/kernels/"*.deb >/dev/null
+ls "$root/srv/kernels/"*.deb >/dev/null
 
 # partitions: ESP 64 MiB at 1 MiB, root 2 GiB after it
 esp_mib=64 root_mib=2048
@@ -129,7 +129,7 @@ SFDISK
 dd if="$esp" of="$disk" bs=1M seek=1 conv=notrunc,sparse status=none
 dd if="$rootfs" of="$disk" bs=1M seek=$((1 + esp_mib)) conv=notrunc,sparse status=none
 printf 'kernel=%s\nsecond=%s\nroot_uuid=%s\nesp_uuid=%s\n' "$abi" \
-	"$(basename "$root"/root/kernels/*.deb)" "$ruuid" "$euuid" >"$img.info"
+	"$(basename "$root"/srv/kernels/*.deb)" "$ruuid" "$euuid" >"$img.info"
 mv "$disk" "$img"
 rm -rf "$work"
 echo "build-image: $img in $(( $(date +%s) - t0 )) s" >&2

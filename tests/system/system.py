@@ -299,7 +299,7 @@ class System:
                  r"^summary: aspmctl .*action=force .*fallback=none")
         self.wait_bless(g, name)
         # (c) a kernel upgrade, nothing else done
-        self.run(g, name, "dpkg -i /root/kernels/%s" % second, "dpkg -i %s (update-initramfs, update-grub)" % second,
+        self.run(g, name, "dpkg -i /srv/kernels/%s" % second, "dpkg -i %s (update-initramfs, update-grub)" % second,
                  r"Setting up linux-image-", timeout=900)
         self.run(g, name, "readlink /vmlinuz", "/vmlinuz -> the new kernel", re.escape(cloud))
         self.reboot(g, name)
