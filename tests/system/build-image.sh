@@ -20,6 +20,9 @@
 # script: a cache hit builds nothing.  As root (debootstrap); needs the
 # network (ASPMCTL_DEBIAN_MIRROR, default http://deb.debian.org/debian).
 set -eu
+# stdout carries the image's path and nothing else (mke2fs -d, for one,
+# talks on stdout): everything else goes to stderr
+exec 3>&1 1>&2
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 force=0
@@ -28,8 +31,8 @@ cache=${ASPMCTL_CACHE:-$HOME/.cache/aspmctl}/system
 key=$(sha256sum "$0" | cut -c1-16)
 img=$cache/debian12-$key.img
 if [ -f "$img" ] && [ $force = 0 ]; then
-	echo "build-image: cached $img" >&2
-	echo "$img"
+	echo "build-image: cached $img"
+	echo "$img" >&3
 	exit 0
 fi
 [ "$(id -u)" = 0 ] || { echo "build-image: debootstrap needs root" >&2; exit 1; }
@@ -132,5 +135,5 @@ printf 'kernel=%s\nsecond=%s\nroot_uuid=%s\nesp_uuid=%s\n' "$abi" \
 	"$(basename "$root"/srv/kernels/*.deb)" "$ruuid" "$euuid" >"$img.info"
 mv "$disk" "$img"
 rm -rf "$work"
-echo "build-image: $img in $(( $(date +%s) - t0 )) s" >&2
-echo "$img"
+echo "build-image: $img in $(( $(date +%s) - t0 )) s"
+echo "$img" >&3
