@@ -149,6 +149,12 @@ qemu-smoke: $(BUILD)/aspmctl.efi
 qemu-selftest:
 	tests/qemu/selftest.sh --out $(BUILD)/qemu-selftest --results $(BUILD)/results
 
+# a real Debian 12 system in QEMU+OVMF: install, kernel upgrade, hangs, uninstall
+# (tests/system/README.md); the disk image is cached outside the repository
+.PHONY: system
+system:
+	tests/system/system.sh --out $(BUILD)/system --results $(BUILD)/results
+
 # check tests/qemu/expect.py against the UEFI Shell's `pci` on every topology
 validate-expect:
 	@scripts/install-deps.sh run

@@ -29,6 +29,52 @@ static int refuse(const char *why, const char *arg)
 	return -AE_NOTSUP;
 }
 
+/* A PE32+ image with an Authenticode signature (a non-empty Certificate
+ * Table, data directory 4; PE/COFF spec "Optional Header Data Directories"). */
+static bool pe_signed(const uint8_t *d, size_t n)
+{
+	size_t pe, opt;
+
+	if (n < 0x40 || d[0] != 'M' || d[1] != 'Z')
+		return false;
+	pe = get_le32(d + 0x3c);
+	opt = pe + 24;
+	if (pe > n || n - pe < 24 + 152 || memcmp(d + pe, "PE\0\0", 4) ||
+	    get_le16(d + opt) != 0x20b)
+		return false;
+	return get_le32(d + opt + 144) && get_le32(d + opt + 148);
+}
+
+/* OptionalData of a boot entry as a UCS-2 path (shim's second stage, as
+ * efibootmgr -u writes it); "" when it holds none. */
+static void opt_path(const struct loadopt *lo, char *buf, size_t size)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i + 1 < lo->opt_len && k + 1 < size; i += 2) {
+		uint16_t c = get_le16(lo->opt + i);
+
+		if (!c)
+			break;
+		if (c > 0x7e || c < 0x20) {
+			k = 0;
+			break;
+		}
+		buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+	if (buf[0] != '\\')
+		buf[0] = '\0';
+}
+
+/* shimx64.efi, shim.efi, ... (the file name, any case) */
+static bool is_shim(const char *path)
+{
+	const char *b = strrchr(path, '\\');
+
+	return !strncasecmp(b ? b + 1 : path, "shim", 4);
+}
+
 static void step(const struct install_opts *o, const char *fmt, const char *a,
 		 const char *b)
 {
@@ -140,7 +186,10 @@ static int current_loader(const struct install_opts *o, struct loadopt *lo,
 		return refuse("cannot read the current boot entry ", name);
 	if (loadopt_parse(*raw, n, lo) || !lo->hd || !lo->path[0])
 		return refuse("the current boot entry is not a file on a disk partition: ", name);
-	if (!strcasecmp(lo->path, APP_PATH))
+	char second[256];
+
+	opt_path(lo, second, sizeof(second));
+	if (!strcasecmp(lo->path, APP_PATH) || !strcasecmp(second, APP_PATH))
 		return refuse("this boot already came through aspmctl.efi (uninstall first): ", name);
 	return 0;
 }
@@ -215,7 +264,7 @@ static int write_file(const char *path, const void *data, size_t len)
 static int read_state(const char *esp, unsigned *num);
 
 /* Refusals before anything is written: BIOS boot, Secure Boot, the ESP. */
-static int preflight(const struct install_opts *o, char *esp, size_t size)
+static int preflight(const struct install_opts *o, char *esp, size_t size, bool *secure)
 {
 	uint8_t *d = NULL;
 	uint32_t attrs;
@@ -230,8 +279,8 @@ static int preflight(const struct install_opts *o, char *esp, size_t size)
 	sb = !var_read(o->efivars, "SecureBoot", EFI_GLOBAL_GUID_STR, &attrs, &d, &n) &&
 	     n == 1 && d[0] == 1;
 	free(d);
-	if (sb)
-		return refuse("Secure Boot is on: installing behind the system's shim is not supported yet", NULL);
+	if (secure)
+		*secure = sb;
 	return install_find_esp(o, esp, size, true);
 }
 
@@ -247,16 +296,30 @@ static int enough_space(const char *esp, size_t need)
 }
 
 /* The files and variables, in the order uninstall can undo any prefix of. */
+/* Behind shim (Secure Boot): the entry starts the system's shim (lo->path)
+ * with the app's path as its UCS-2 load option, as efibootmgr -u writes it;
+ * shim verifies the app against db and MokList. */
 static int install_write(const struct install_opts *o, const char *esp,
-			 const struct loadopt *lo, const uint8_t *app, size_t app_len,
+			 const struct loadopt *lo, const char *next, bool via_shim,
+			 const uint8_t *app, size_t app_len,
 			 unsigned num, uint16_t *order, unsigned n)
 {
 	char path[1200], text[2048], was[MAX_ORDER * 5 + 1];
 	uint8_t opt[2048];
 	size_t ol = loadopt_build(opt, sizeof(opt), LOAD_OPTION_ACTIVE, DESC,
-				  lo->hd, lo->hd_len, APP_PATH);
+				  lo->hd, lo->hd_len, via_shim ? lo->path : APP_PATH);
 	int rc;
 
+	if (ol && via_shim) {
+		const char *a = APP_PATH;
+
+		if (ol + 2 * (strlen(a) + 1) > sizeof(opt))
+			return -AE_2BIG;
+		for (size_t i = 0; i <= strlen(a); i++) {
+			opt[ol++] = (uint8_t)a[i];
+			opt[ol++] = 0;
+		}
+	}
 	if (!ol)
 		return -AE_2BIG;
 	snprintf(path, sizeof(path), "%s/EFI", esp);
@@ -275,7 +338,7 @@ static int install_write(const struct install_opts *o, const char *esp,
 	snprintf(text, sizeof(text), "# written by aspmctl install (aspmctl uninstall removes it)\n"
 		 "command = boot\nnext = %s\npolicy = %s\n"
 		 "# boots in a row not confirmed by aspmctl-bless.service before the app\n"
-		 "# applies nothing (0: no counting)\ntries = 3\n", lo->path, o->policy ? o->policy : "auto");
+		 "# applies nothing (0: no counting)\ntries = 3\n", next, o->policy ? o->policy : "auto");
 	rc = rc ?: write_file(path, text, strlen(text));
 	snprintf(text, sizeof(text), "Boot%04X", num);
 	rc = rc ?: var_write(o->efivars, text, EFI_GLOBAL_GUID_STR, EFI_VAR_NV_BS_RT, opt, ol);
@@ -296,7 +359,9 @@ int host_install(const struct install_opts *o)
 	uint8_t *raw = NULL, *app = NULL;
 	size_t app_len = 0;
 	unsigned cur, num, n;
-	int rc = preflight(o, esp, sizeof(esp));
+	bool sb = false;
+	char next[512];
+	int rc = preflight(o, esp, sizeof(esp), &sb);
 
 	if (!rc && !read_state(esp, &num)) {
 		snprintf(num_s, sizeof(num_s), "%04X", num);
@@ -306,6 +371,25 @@ int host_install(const struct install_opts *o)
 	rc = rc ?: current_loader(o, &lo, &raw, &cur);
 	if (!rc && host_read_file(o->app, APP_MAX, &app, &app_len))
 		rc = refuse("cannot read the app to install: ", o->app);
+	if (!rc)
+		snprintf(next, sizeof(next), "%s", lo.path);
+	if (!rc && sb && !is_shim(lo.path))
+		rc = refuse("Secure Boot is on and this boot did not come through shim: ", lo.path);
+	else if (!rc && sb && !pe_signed(app, app_len)) {
+		rc = refuse("Secure Boot is on and the app is not signed: ", o->app);
+		fprintf(stderr, "aspmctl install: sign it with a key in MokList or db (sbsign --key K --cert C --output FILE %s) and give --app FILE\n",
+			o->app);
+	} else if (!rc && sb) {
+		/* the app starts shim's second stage itself, through shim */
+		char *s;
+
+		opt_path(&lo, next, sizeof(next));
+		if (!next[0]) {
+			snprintf(next, sizeof(next) - 16, "%s", lo.path);
+			s = strrchr(next, '\\');
+			strcpy(s ? s + 1 : next, "grubx64.efi");
+		}
+	}
 	rc = rc ?: enough_space(esp, app_len);
 	if (!rc && (read_order(o, order, &n) || free_number(o, &num)))
 		rc = refuse("BootOrder is unreadable or every Boot#### number is taken", NULL);
@@ -316,11 +400,17 @@ int host_install(const struct install_opts *o)
 		step(o, "ESP: %s%s", esp, NULL);
 		step(o, "this boot came through Boot%s: %s", cur_s, lo.path);
 		step(o, "copy %s to %s/" APP_DIR "/aspmctl.efi", o->app, esp);
-		step(o, "write %s/" APP_DIR "/aspmctl.conf: command = boot, next = %s", esp, lo.path);
-		step(o, "create Boot%s \"" DESC "\" -> " APP_PATH " on the same partition%s", num_s, NULL);
+		if (sb)
+			step(o, "Secure Boot: the app behind the system's shim %s (it verifies the app against db and MokList)%s",
+			     lo.path, NULL);
+		step(o, "write %s/" APP_DIR "/aspmctl.conf: command = boot, next = %s", esp, next);
+		if (sb)
+			step(o, "create Boot%s \"" DESC "\" -> %s " APP_PATH " on the same partition", num_s, lo.path);
+		else
+			step(o, "create Boot%s \"" DESC "\" -> " APP_PATH " on the same partition%s", num_s, NULL);
 		step(o, "BootOrder %s -> %s first, the others kept after it", ord, num_s);
 		if (!o->dry_run)
-			rc = install_write(o, esp, &lo, app, app_len, num, order, n);
+			rc = install_write(o, esp, &lo, next, sb, app, app_len, num, order, n);
 	}
 	free(raw);
 	free(app);
@@ -360,6 +450,15 @@ static int read_state(const char *esp, unsigned *num)
 	return found ? 0 : -AE_INVAL;
 }
 
+/* The entry starts the app: directly, or as shim's second stage. */
+static bool boots_app(const struct loadopt *lo)
+{
+	char second[256];
+
+	opt_path(lo, second, sizeof(second));
+	return !strcasecmp(lo->path, APP_PATH) || (is_shim(lo->path) && !strcasecmp(second, APP_PATH));
+}
+
 /* Boot#### num, only when it still boots the app. */
 static void remove_entry(const struct install_opts *o, unsigned num)
 {
@@ -372,7 +471,7 @@ static void remove_entry(const struct install_opts *o, unsigned num)
 	snprintf(name, sizeof(name), "Boot%04X", num);
 	if (var_read(o->efivars, name, EFI_GLOBAL_GUID_STR, &attrs, &d, &n)) {
 		step(o, "%s is gone already%s", name, NULL);
-	} else if (loadopt_parse(d, n, &lo) || strcasecmp(lo.path, APP_PATH)) {
+	} else if (loadopt_parse(d, n, &lo) || !boots_app(&lo)) {
 		step(o, "%s no longer boots the app: kept%s", name, NULL);
 	} else {
 		step(o, "delete %s%s", name, NULL);
@@ -387,7 +486,7 @@ int host_uninstall(const struct install_opts *o)
 	char esp[1024], path[1200], a[MAX_ORDER * 5 + 1], b[MAX_ORDER * 5 + 1];
 	uint16_t order[MAX_ORDER + 1];
 	unsigned num = 0, n = 0, k = 0;
-	int rc = preflight(o, esp, sizeof(esp));
+	int rc = preflight(o, esp, sizeof(esp), NULL);
 
 	if (!rc && read_state(esp, &num)) {
 		fprintf(stderr, "aspmctl uninstall: %s/" APP_DIR "/install.state missing or unreadable: not installed by aspmctl install; nothing was changed\n",

@@ -15,7 +15,7 @@
 
 #define EFIVARS_DIR	"/sys/firmware/efi/efivars"
 #define ASPMCTL_GUID_STR	"5b3c4e1a-9f2d-4c7e-8a61-2d0e6f4b9c13"
-#define EFI_GLOBAL_GUID_STR	"8be4df61-93ca-11d2-aa0e-00e098032b8c"
+#define EFI_GLOBAL_GUID_STR	"8be4df61-93ca-11d2-aa0d-00e098032b8c"
 #define EFI_VAR_NV_BS_RT	0x00000007u
 
 /* NAME-GUID in dir: its attributes and data (malloc'd). 0, -AE_NOENT,

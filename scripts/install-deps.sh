@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian 12 packages a target needs, only those missing.
-#   scripts/install-deps.sh build|run|sign|unit|test|kernel|fuzz|deb|acpica ...
+#   scripts/install-deps.sh build|run|sign|unit|test|kernel|fuzz|deb|acpica|system ...
 set -eu
 # Nothing on stdout: callers may capture theirs (fetch-tree.sh prints a path).
 exec 1>&2
@@ -19,6 +19,8 @@ for what in "$@"; do
 	kernel)	pkgs="$pkgs linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils busybox-static ccache python3 python3-ply python3-git perl" ;;
 	fuzz)	pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	deb)	pkgs="$pkgs gcc make binutils gnu-efi dpkg-dev lintian man-db" ;;
+	# tests/system: a Debian 12 disk image without loop devices, booted in QEMU
+	system)	pkgs="$pkgs debootstrap mtools dosfstools e2fsprogs fdisk ovmf qemu-system-x86 python3 sbsigntool openssl" ;;
 	*)	echo "install-deps: unknown set '$what'" >&2; exit 2 ;;
 	esac
 done

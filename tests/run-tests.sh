@@ -69,6 +69,9 @@ suite hostile tests/qemu/hostile.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-host
 suite osc tests/qemu/osc.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-osc" --results "$results"
 suite tries tests/qemu/tries.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-tries" --results "$results"
 suite secureboot tests/qemu/secureboot.sh "$BUILD/aspmctl.efi" --out "$BUILD/qemu-secureboot" --results "$results"
+# a real Debian 12 system (debootstrap image, cached): install, kernel upgrade,
+# hangs and fallback, uninstall, with and without Secure Boot (tests/system/README.md)
+suite system tests/system/system.sh --out "$BUILD/system" --results "$results"
 suite matrix python3 tests/matrix/matrix.py --set test -j 2 --out "$BUILD/matrix-test" --results "$results"
 suite fuzz tests/fuzz/run.sh --time "${FUZZ_TEST_TIME:-30}" --out "$BUILD/fuzz" --results "$results"
 suite qemu-selftest tests/qemu/selftest.sh --out "$BUILD/qemu-selftest" --results "$results"

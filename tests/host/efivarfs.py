@@ -7,7 +7,8 @@ then the data), for tests/host/test-install.sh.
         firmware entry, no file path), Boot0001 (HD + \\EFI\\debian\\shimx64.efi),
         BootOrder 0001,0000
   efivarfs.py show DIR                   one line per Boot#### (number,
-        attributes, description, HD node in hex, file path) and BootOrder
+        attributes, description, HD node in hex, file path, and opt= its
+        OptionalData as UCS-2 when it has some) and BootOrder
   efivarfs.py config FILE LNKCTL [SIZE]  a function's config space as sysfs
         gives it (SIZE bytes, default 4096): a PCI Express capability at 0x40
         whose Link Control is LNKCTL (hex)
@@ -16,7 +17,7 @@ import os
 import struct
 import sys
 
-GLOBAL = "8be4df61-93ca-11d2-aa0e-00e098032b8c"
+GLOBAL = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 # a Hard Drive node (UEFI 2.10 sec 10.3.5.1): partition 1, start, size,
 # GPT signature, MBR type 2 (GPT), signature type 2 (GUID)
 HD = (bytes([4, 1]) + struct.pack("<H", 42) + struct.pack("<IQQ", 1, 2048, 409600)
@@ -68,7 +69,8 @@ def parse(data):
         elif (t, st) == (4, 4):
             path = data[p + 4:p + ln].decode("utf-16-le").rstrip("\0")
         p += ln
-    return attrs, desc, hd, path
+    opt = data[end:].decode("utf-16-le", "replace").rstrip("\0") if len(data) > end else ""
+    return attrs, desc, hd, path, opt
 
 
 def show(d):
@@ -78,8 +80,9 @@ def show(d):
             continue
         data = open(os.path.join(d, f), "rb").read()[4:]
         if name.startswith("Boot") and len(name) == 8 and name[4:] != "Next":
-            attrs, desc, hd, path = parse(data)
-            print("%s attrs=%x desc=%s hd=%s path=%s" % (name, attrs, desc, hd, path))
+            attrs, desc, hd, path, opt = parse(data)
+            print("%s attrs=%x desc=%s hd=%s path=%s%s" % (name, attrs, desc, hd, path,
+                                                          " opt=" + opt if opt else ""))
         elif name == "BootOrder":
             print("BootOrder " + ",".join("%04X" % v for v in
                                           struct.unpack("<%dH" % (len(data) // 2), data)))

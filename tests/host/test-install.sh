@@ -7,8 +7,10 @@
 # the loader this boot came through as next, creates a boot entry on the
 # same partition first in BootOrder, the old entries after it; a second
 # install is refused; uninstall leaves BootOrder and the ESP as it found
-# them; BIOS boots, Secure Boot, a read-only or missing ESP and a current
-# entry that is no file are refused with nothing changed.
+# them; under Secure Boot the entry starts the system's shim with the signed
+# app as its second stage (an unsigned app is refused); BIOS boots, a
+# read-only or missing ESP and a current entry that is no file are refused
+# with nothing changed.
 #   tests/host/test-install.sh TOOL APP [--results DIR]
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -66,10 +68,28 @@ err=$("$tool" install --efivars "$work/none" --esp "$esp" --app "$app" 2>&1); rc
 [ "$rc" = 1 ] && echo "$err" | grep -q 'did not boot through UEFI' && [ -z "$(ls -A "$esp")" ]
 suite_check $? "a BIOS boot (no efivarfs) is refused"
 
+# Secure Boot: behind the system's shim, the app as shim's second stage
 fresh --secure-boot
+before=$(fx show "$v")
 err=$(run install 2>&1); rc=$?
-[ "$rc" = 1 ] && echo "$err" | grep -q 'Secure Boot is on' && [ -z "$(ls -A "$esp")" ]
-suite_check $? "Secure Boot on: refused (behind shim not supported yet), nothing changed"
+[ "$rc" = 1 ] && echo "$err" | grep -q 'Secure Boot is on and the app is not signed' &&
+	[ "$(fx show "$v")" = "$before" ] && [ -z "$(ls -A "$esp")" ]
+suite_check $? "Secure Boot on, unsigned app: refused, nothing changed"
+signed=$work/aspmctl.signed.efi
+scripts/sign.sh "$app" "$signed" >"$work/sign.log" 2>&1
+suite_check $? "the app signed with the test key (scripts/sign.sh)"
+out=$("$tool" install --efivars "$v" --esp "$esp" --app "$signed"); rc=$?
+shown=$(fx show "$v")
+[ "$rc" = 0 ] && printf '%s\n' "$shown" |
+	grep -qxF "Boot0002 attrs=1 desc=aspmctl hd=$hd path=\EFI\debian\shimx64.efi opt=\EFI\aspmctl\aspmctl.efi" &&
+	printf '%s\n' "$shown" | grep -qx "BootOrder 0002,0001,0000"
+suite_check $? "Secure Boot on: Boot0002 -> the system's shim with the app as its load option, first in BootOrder"
+cmp -s "$signed" "$esp/EFI/aspmctl/aspmctl.efi" &&
+	grep -qx 'next = \\EFI\\debian\\grubx64.efi' "$esp/EFI/aspmctl/aspmctl.conf"
+suite_check $? "Secure Boot on: the signed app on the ESP; next = shim's second stage (grubx64.efi beside it)"
+out=$(run uninstall); rc=$?
+[ "$rc" = 0 ] && [ "$(fx show "$v")" = "$before" ] && [ ! -e "$esp/EFI/aspmctl" ]
+suite_check $? "Secure Boot on: uninstall leaves the variables as install found them"
 
 fresh
 printf '/dev/vda1 /boot/efi vfat ro,relatime 0 0\n' >"$work/mounts"
@@ -81,7 +101,7 @@ err=$("$tool" install --efivars "$v" --mounts "$work/mounts" --app "$app" 2>&1);
 [ "$rc" = 1 ] && echo "$err" | grep -q 'no EFI System Partition mounted'
 suite_check $? "no ESP mounted is refused"
 
-printf '\006\000\000\000\000\000' >"$v/BootCurrent-8be4df61-93ca-11d2-aa0e-00e098032b8c"
+printf '\006\000\000\000\000\000' >"$v/BootCurrent-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 before=$(fx show "$v")
 err=$(run install 2>&1); rc=$?
 [ "$rc" = 1 ] && echo "$err" | grep -q 'not a file on a disk partition: Boot0000' &&
