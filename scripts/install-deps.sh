@@ -12,8 +12,8 @@ for what in "$@"; do
 	run)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3" ;;
 	# sbsign and sbverify; openssl opens the test key; ovmf ships it
 	sign)	pkgs="$pkgs sbsigntool openssl ovmf" ;;
-	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config" ;;
-	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config pciutils clang libclang-rt-14-dev mtools dosfstools python3-pyflakes pyflakes3 sbsigntool openssl fdisk shim-signed dpkg-dev lintian man-db" ;;
+	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config acpica-tools" ;;
+	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config acpica-tools pciutils clang libclang-rt-14-dev mtools dosfstools python3-pyflakes pyflakes3 sbsigntool openssl fdisk shim-signed dpkg-dev lintian man-db" ;;
 	kernel)	pkgs="$pkgs linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils busybox-static ccache python3 python3-ply python3-git perl" ;;
 	fuzz)	pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	deb)	pkgs="$pkgs gcc make binutils gnu-efi dpkg-dev lintian man-db" ;;
