@@ -98,6 +98,9 @@ $(BUILD)/unit/%: tests/unit/%.c $(HOST_OBJS) $(BUILD)/aml/host-san/libaml.a $(wi
 unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(BUILD)/results $(UNIT_BINS)
 
+# the ASL tables test_osc.c loads: compiled at test time
+include tests/aml/aml.mk
+
 # ---------------------------------------------------------------- host
 # build/host/aspmctl: the app's own commands over a twin of a machine's
 # config space (an lspci dump, or this Linux machine's sysfs), read-only.

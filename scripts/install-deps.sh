@@ -12,7 +12,7 @@ for what in "$@"; do
 	run)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3" ;;
 	# sbsign and sbverify; openssl opens the test key; ovmf ships it
 	sign)	pkgs="$pkgs sbsigntool openssl ovmf" ;;
-	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config" ;;
+	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config acpica-tools" ;;
 	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config pciutils clang libclang-rt-14-dev mtools dosfstools python3-pyflakes pyflakes3 sbsigntool openssl fdisk shim-signed dpkg-dev lintian man-db acpica-tools linux-source-6.1 xz-utils" ;;
 	# ACPICA's sources come from the kernel tarball (acpi/aml/fetch-acpica.sh)
 	acpica)	pkgs="$pkgs linux-source-6.1 xz-utils" ;;

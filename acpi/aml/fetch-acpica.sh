@@ -12,6 +12,15 @@
 # size and date, and a DEST whose stamp matches is left as it is.
 # Installs linux-source-6.1 first when it is missing (scripts/install-deps.sh
 # acpica). ASPMCTL_LINUX_TARBALL names another tarball.
+#
+# One guard is applied to the extracted tree (GUARDS below, part of the
+# stamp): acpi_ps_next_parse_state() (psparse.c) rewinds the parser to
+# walk_state->aml_last_while on AE_CTRL_BREAK, AE_CTRL_CONTINUE and
+# AE_CTRL_PENDING, which is NULL when no While ran in that method: a
+# malformed operand (a method call where CreateDWordField wants a name,
+# found by tests/fuzz/fuzz_aml.c; upstream ACPICA issue 1226, in Linux 6.1
+# as in ACPICA master) then makes the parser read address 0. Guarded, the
+# method stops with AE_AML_NO_WHILE (osc_query: unknown aml-error).
 set -eu
 dest=${1:?usage: acpi/aml/fetch-acpica.sh DEST}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +32,8 @@ if [ ! -r "$tarball" ] && [ -z "${ASPMCTL_LINUX_TARBALL:-}" ]; then
 		die "could not install linux-source-6.1 (scripts/install-deps.sh acpica)"
 fi
 [ -r "$tarball" ] || die "$tarball not found: install linux-source-6.1 or set ASPMCTL_LINUX_TARBALL"
-stamp="$(basename "$tarball") $(stat -c '%s %Y' "$tarball")"
+GUARDS="guards=1"
+stamp="$(basename "$tarball") $(stat -c '%s %Y' "$tarball") $GUARDS"
 if [ -f "$dest/.stamp" ] && [ "$(cat "$dest/.stamp")" = "$stamp" ]; then
 	exit 0
 fi
@@ -37,6 +47,15 @@ tar -xJf "$tarball" -C "$tmp" --strip-components=1 --wildcards \
 	die "could not extract ACPICA from $tarball"
 [ -f "$tmp/drivers/acpi/acpica/psparse.c" ] && [ -f "$tmp/include/acpi/acpi.h" ] ||
 	die "$tarball holds no drivers/acpi/acpica or include/acpi"
+# the guard: "if (!walk_state->aml_last_while) { status = AE_AML_NO_WHILE; break; }"
+# before each of the three rewinds (and nothing else: counted)
+ps=$tmp/drivers/acpi/acpica/psparse.c
+rewind='parser_state->aml = walk_state->aml_last_while;'
+[ "$(grep -c "^[[:space:]]*$rewind\$" "$ps")" = 3 ] ||
+	die "psparse.c: not the three rewinds to aml_last_while the guard expects"
+sed -i "s/^\([[:space:]]*\)\($rewind\)\$/\1if (!walk_state->aml_last_while) { status = AE_AML_NO_WHILE; break; } \/* aspmctl *\/\n\1\2/" "$ps"
+[ "$(grep -c 'AE_AML_NO_WHILE; break; } /\* aspmctl' "$ps")" = 3 ] ||
+	die "psparse.c: the aml_last_while guard did not apply"
 echo "$stamp" >"$tmp/.stamp"
 rm -rf "$dest"
 mv "$tmp" "$dest"

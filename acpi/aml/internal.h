@@ -20,6 +20,8 @@ struct aml_session {
 	const struct aml_platform *plat;
 	struct osc_report *out;
 	size_t mem_used, mem_peak, mem_budget;
+	struct aml_block *live;		/* every block held (osl.c) */
+	unsigned long leaked;		/* blocks ACPICA left behind */
 	/* virtual clock, 100 ns units: advanced on every look at it */
 	uint64_t clock;
 	uint64_t clock_step;
@@ -39,6 +41,8 @@ struct aml_session {
 extern struct aml_session *aml_cur;
 
 void aml_session_begin_eval(struct aml_session *s, const char *method);
+/* osl.c: free every block still held; how many there were */
+unsigned long aml_free_all(struct aml_session *s);
 /* region.c: install the guarded handlers on every address space */
 int aml_install_region_guards(void);
 /* record one access (region.c, osl.c's port and memory services) */

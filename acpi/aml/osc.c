@@ -518,6 +518,8 @@ int osc_query(const struct aml_table *tables, unsigned ntables,
 		acpi_walk_namespace(ACPI_TYPE_DEVICE, ACPI_ROOT_OBJECT, ACPI_UINT32_MAX,
 				    device_cb, NULL, &w, NULL);
 	acpi_terminate();
+	/* what ACPICA's error paths lost: given back here (osl.c) */
+	s->leaked = aml_free_all(s);
 	out->mem_peak = s->mem_peak;
 	aml_cur = NULL;
 	if (err)

@@ -64,38 +64,74 @@ acpi_status acpi_os_physical_table_override(struct acpi_table_header *existing_t
 /* ------------------------------------------------------------ memory */
 
 /* Every block carries its size in front, so that free can give back to
- * the budget; 16 bytes keep the payload aligned for any ACPICA object. */
-#define AML_HDR	16
+ * the budget, and links to the other live blocks, so that osc_query()
+ * can give back what ACPICA itself leaks (aml_free_all()); 32 bytes keep
+ * the payload aligned for any ACPICA object. */
+struct aml_block {
+	size_t size;
+	struct aml_block *prev, *next;
+	size_t pad;
+};
+#define AML_HDR	sizeof(struct aml_block)
 
 void *acpi_os_allocate(acpi_size size)
 {
 	struct aml_session *s = aml_cur;
-	uint8_t *p;
+	struct aml_block *b;
 
 	if (!s || size > s->mem_budget || s->mem_used + size + AML_HDR > s->mem_budget)
 		return NULL;
-	p = s->plat->alloc(s->plat->ctx, size + AML_HDR);
-	if (!p)
+	b = s->plat->alloc(s->plat->ctx, size + AML_HDR);
+	if (!b)
 		return NULL;
-	*(size_t *)p = size;
+	b->size = size;
+	b->prev = NULL;
+	b->next = s->live;
+	if (s->live)
+		s->live->prev = b;
+	s->live = b;
 	s->mem_used += size + AML_HDR;
 	if (s->mem_used > s->mem_peak)
 		s->mem_peak = s->mem_used;
-	return p + AML_HDR;
+	return (uint8_t *)b + AML_HDR;
 }
 
 /* acpi_os_allocate_zeroed(): ACPICA's own, utalloc.c */
 
+static void block_free(struct aml_session *s, struct aml_block *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		s->live = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	s->mem_used -= b->size + AML_HDR;
+	s->plat->free(s->plat->ctx, b);
+}
+
 void acpi_os_free(void *memory)
 {
 	struct aml_session *s = aml_cur;
-	uint8_t *p;
 
 	if (!memory || !s)
 		return;
-	p = (uint8_t *)memory - AML_HDR;
-	s->mem_used -= *(size_t *)p + AML_HDR;
-	s->plat->free(s->plat->ctx, p);
+	block_free(s, (struct aml_block *)((uint8_t *)memory - AML_HDR));
+}
+
+/* After acpi_terminate(): what is still held was leaked by ACPICA (its
+ * error paths lose objects: a method stopped at its re-entrancy limit
+ * leaves one per level, a fuzz finding). Give it back; the count says
+ * how many. */
+unsigned long aml_free_all(struct aml_session *s)
+{
+	unsigned long n = 0;
+
+	while (s->live) {
+		block_free(s, s->live);
+		n++;
+	}
+	return n;
 }
 
 /* The tables are the only memory ACPICA maps: identity, when the whole

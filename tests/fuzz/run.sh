@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Build and run the libFuzzer targets (clang 14, ASan + UBSan).
-#   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR] [--only "acpi pcie twin"]
-# For each target: replay the committed corpus (tests/fuzz/corpus/NAME),
+#   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR] [--only "acpi pcie twin aml"]
+# For each target: replay the committed corpus (tests/fuzz/corpus/NAME;
+# aml's is made here: the ASL test tables of tests/aml compiled by iasl,
+# never committed, in DIR/seeds-aml),
 # then fuzz for S seconds (default 300; `make test` uses 30) with new units
 # kept in DIR/corpus-NAME. Prints executions, coverage and findings; a
 # crash, leak, timeout (an input running over 10 s) or out-of-memory
@@ -12,7 +14,7 @@
 # what the app printed for one input: FUZZ_PRINT=1 DIR/fuzz_NAME FILE.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-time=300 out=build/fuzz results=build/results targets="acpi pcie twin"
+time=300 out=build/fuzz results=build/results targets="acpi pcie twin aml"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--time)		time=$2; shift 2 ;;
@@ -33,17 +35,43 @@ build() {
 	# shellcheck disable=SC2086
 	clang $CFLAGS "tests/fuzz/fuzz_$1.c" $2 -o "$out/fuzz_$1" 2>"$out/build-$1.log"
 }
-build acpi "lib/*.c acpi/*.c pcie/*.c records/*.c"; check $? "build fuzz_acpi"
-build pcie "tests/sim/*.c tests/lib/*.c host/platform.c twin/*.c lib/*.c acpi/*.c pcie/*.c records/*.c app/*.c"
+# ACPICA and acpi/aml as the fuzz kind of acpi/aml/acpica.mk builds them
+# (clang, ASan + UBSan, fuzzer-no-link): records/ and app/ call it too.
+# And the ASL test tables, fuzz_aml's seeds.
+aml=build/aml/fuzz/libaml.a
+make --no-print-directory -s "$aml" aml-tables >"$out/build-libaml.log" 2>&1
+check $? "build $aml and the ASL tables"
+build acpi "lib/*.c acpi/*.c pcie/*.c records/*.c $aml"; check $? "build fuzz_acpi"
+build pcie "tests/sim/*.c tests/lib/*.c host/platform.c twin/*.c lib/*.c acpi/*.c pcie/*.c records/*.c app/*.c $aml"
 check $? "build fuzz_pcie"
 build twin "twin/*.c lib/*.c pcie/cfg.c"; check $? "build fuzz_twin"
+case " $targets " in
+*" aml "*)
+	build aml "lib/*.c pcie/cfg.c $aml"; check $? "build fuzz_aml"
+	# the seeds: every table alone as a DSDT, and the two-table machine
+	# (fuzz_aml.c's separator between the DSDT and the SSDT)
+	rm -rf "$out/seeds-aml"
+	mkdir -p "$out/seeds-aml"
+	cp build/aml-tables/*.aml "$out/seeds-aml/" 2>/dev/null
+	[ -f build/aml-tables/dsdt-base.aml ] && [ -f build/aml-tables/ssdt-bridge.aml ] &&
+		{ cat build/aml-tables/dsdt-base.aml; printf -- '--SSDT--'
+		  cat build/aml-tables/ssdt-bridge.aml; } >"$out/seeds-aml/two-tables"
+	;;
+esac
 # the ACPI images of the seeds are a few KiB; let them grow. A pcie input
 # is a header and at most 24 records. A twin input is dump text: one
 # 4096-byte function is some 15 KiB of it.
 max_len() {
 	case "$1" in
-	acpi|twin)	echo 65536 ;;
+	acpi|twin|aml)	echo 65536 ;;
 	*)	echo 2048 ;;
+	esac
+}
+# the seeds of target $1: committed, or (aml) made above
+seeds() {
+	case "$1" in
+	aml)	echo "$out/seeds-aml" ;;
+	*)	echo "tests/fuzz/corpus/$1" ;;
 	esac
 }
 # a finding of target $t lands in $out/$t-crash-* etc.
@@ -61,12 +89,13 @@ for t in $targets; do
 	[ -x "$out/fuzz_$t" ] || continue
 	rm -f "$out/$t"-crash-* "$out/$t"-leak-* "$out/$t"-timeout-* "$out/$t"-oom-*
 	mkdir -p "$out/corpus-$t"
-	run_target -runs=0 "tests/fuzz/corpus/$t" >"$out/replay-$t.log" 2>&1
+	seed=$(seeds "$t")
+	run_target -runs=0 "$seed" >"$out/replay-$t.log" 2>&1
 	rc=$?
-	check $rc "fuzz_$t replays $(ls "tests/fuzz/corpus/$t" | wc -l) committed inputs"
+	check $rc "fuzz_$t replays $(ls "$seed" | wc -l) seed inputs"
 	[ $rc -eq 0 ] || grep -A20 'ERROR\|ALARM' "$out/replay-$t.log" | head -30
 	run_target -max_total_time="$time" -print_final_stats=1 \
-		"$out/corpus-$t" "tests/fuzz/corpus/$t" >"$out/fuzz-$t.log" 2>&1
+		"$out/corpus-$t" "$seed" >"$out/fuzz-$t.log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$t.log")
 	cov=$(grep -o 'cov: [0-9]*' "$out/fuzz-$t.log" | tail -1)

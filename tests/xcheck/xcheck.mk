@@ -14,10 +14,10 @@ XCHECK_ARGS ?=
 
 .PHONY: xcheck xcheck-host
 
-$(BUILD)/xcheck/xcheck: tests/xcheck/xcheck.c $(HOST_OBJS)
+$(BUILD)/xcheck/xcheck: tests/xcheck/xcheck.c $(HOST_OBJS) $(BUILD)/aml/host-san/libaml.a
 	@mkdir -p $(@D)
 	@echo "  LD [host] $@"
-	@$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -o $@
+	@$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_OBJS) $(BUILD)/aml/host-san/libaml.a -o $@
 
 xcheck-host: $(BUILD)/xcheck/xcheck
 	@rm -rf $(BUILD)/xcheck/scenarios && mkdir -p $(BUILD)/xcheck/scenarios

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// osc-bad-type: the answer is an Integer, not a Buffer. ACPICA's
+// predefined-name repair makes it a Buffer of 8 bytes, not 12:
+// acpi_run_osc() fails with AE_TYPE ("_OSC evaluation returned wrong
+// type"): pcie_no_aspm(). Expect: denied osc-bad-return.
+DefinitionBlock ("", "DSDT", 2, "ASPMCT", "BADTYPE", 1)
+{
+
+    Scope (\_SB)
+    {
+        Device (PCI0)
+        {
+            Name (_HID, EisaId ("PNP0A08"))
+            Name (_CID, EisaId ("PNP0A03"))
+            Name (_UID, Zero)
+            Name (_CRS, ResourceTemplate ()
+            {
+                WordBusNumber (ResourceProducer, MinFixed, MaxFixed, PosDecode,
+                    0x0000, 0x0000, 0x00FF, 0x0000, 0x0100)
+            })
+
+            Method (_OSC, 4, NotSerialized)
+            {
+                CreateDWordField (Arg3, Zero, CDW1)
+                CreateDWordField (Arg3, 0x08, CDW3)
+                Local0 = 0xBF
+                Return (Local0)
+                Return (Arg3)
+            }
+        }
+    }
+}

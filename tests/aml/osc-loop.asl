@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// osc-loop: _OSC spins in While (One) forever. The virtual clock ends it.
+// Expect: unknown loop-timeout (or evaluation-budget), quickly.
+DefinitionBlock ("", "DSDT", 2, "ASPMCT", "LOOP", 1)
+{
+
+    Scope (\_SB)
+    {
+        Device (PCI0)
+        {
+            Name (_HID, EisaId ("PNP0A08"))
+            Name (_CID, EisaId ("PNP0A03"))
+            Name (_UID, Zero)
+            Name (_CRS, ResourceTemplate ()
+            {
+                WordBusNumber (ResourceProducer, MinFixed, MaxFixed, PosDecode,
+                    0x0000, 0x0000, 0x00FF, 0x0000, 0x0100)
+            })
+
+            Method (_OSC, 4, NotSerialized)
+            {
+                CreateDWordField (Arg3, Zero, CDW1)
+                CreateDWordField (Arg3, 0x08, CDW3)
+                Local0 = Zero
+                While (One)
+                {
+                    Local0++
+                }
+                Return (Arg3)
+            }
+        }
+    }
+}
