@@ -18,7 +18,7 @@
 # walk_state->aml_last_while on AE_CTRL_BREAK, AE_CTRL_CONTINUE and
 # AE_CTRL_PENDING, which is NULL when no While ran in that method: a
 # malformed operand (a method call where CreateDWordField wants a name,
-# found by tests/fuzz/fuzz_aml.c; upstream ACPICA issue 1226, in Linux 6.1
+# found by tests/fuzz/fuzz_aml.c; in Linux 6.1
 # as in ACPICA master) then makes the parser read address 0. Guarded, the
 # method stops with AE_AML_NO_WHILE (osc_query: unknown aml-error).
 set -eu
