@@ -15,7 +15,7 @@ for what in "$@"; do
 	unit)	pkgs="$pkgs gcc make libcmocka-dev pkg-config acpica-tools" ;;
 	test)	pkgs="$pkgs gcc make binutils gnu-efi ovmf qemu-system-x86 python3 libcmocka-dev pkg-config pciutils clang libclang-rt-14-dev mtools dosfstools python3-pyflakes pyflakes3 sbsigntool openssl fdisk shim-signed dpkg-dev lintian man-db acpica-tools linux-source-6.1 xz-utils" ;;
 	# ACPICA's sources come from the kernel tarball (acpi/aml/fetch-acpica.sh)
-	acpica)	pkgs="$pkgs linux-source-6.1 xz-utils" ;;
+	acpica)	pkgs="$pkgs linux-source-6.1 xz-utils patch" ;;
 	kernel)	pkgs="$pkgs linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils busybox-static ccache python3 python3-ply python3-git perl" ;;
 	fuzz)	pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	deb)	pkgs="$pkgs gcc make binutils gnu-efi dpkg-dev lintian man-db" ;;

@@ -50,7 +50,7 @@ ACPICA_WARN	:= -Wall -Wextra -Werror -Wno-unused-parameter
 AML_INC		:= -iquote . -isystem acpi/aml -isystem acpi/aml/compat \
 		   -isystem $(ACPICA_DIR)/include -isystem $(ACPICA_DIR)/drivers/acpi/acpica
 
-$(ACPICA_STAMP): acpi/aml/fetch-acpica.sh
+$(ACPICA_STAMP): acpi/aml/fetch-acpica.sh $(wildcard acpi/aml/patches/*.patch)
 	@acpi/aml/fetch-acpica.sh $(ACPICA_DIR)
 	@touch $@
 

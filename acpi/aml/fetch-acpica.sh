@@ -13,14 +13,11 @@
 # Installs linux-source-6.1 first when it is missing (scripts/install-deps.sh
 # acpica). ASPMCTL_LINUX_TARBALL names another tarball.
 #
-# One guard is applied to the extracted tree (GUARDS below, part of the
-# stamp): acpi_ps_next_parse_state() (psparse.c) rewinds the parser to
-# walk_state->aml_last_while on AE_CTRL_BREAK, AE_CTRL_CONTINUE and
-# AE_CTRL_PENDING, which is NULL when no While ran in that method: a
-# malformed operand (a method call where CreateDWordField wants a name,
-# found by tests/fuzz/fuzz_aml.c; in Linux 6.1
-# as in ACPICA master) then makes the parser read address 0. Guarded, the
-# method stops with AE_AML_NO_WHILE (osc_query: unknown aml-error).
+# The fixes in acpi/aml/patches/*.patch are applied to the extracted tree,
+# in the order of their names (patch -p1; their checksum is part of the
+# stamp): faults of Linux 6.1's ACPICA on malformed AML, found by
+# tests/fuzz/fuzz_aml.c, each backported from upstream ACPICA where it has
+# a fix there and said so in its header (acpi/aml/patches/README.md).
 set -eu
 dest=${1:?usage: acpi/aml/fetch-acpica.sh DEST}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,8 +29,9 @@ if [ ! -r "$tarball" ] && [ -z "${ASPMCTL_LINUX_TARBALL:-}" ]; then
 		die "could not install linux-source-6.1 (scripts/install-deps.sh acpica)"
 fi
 [ -r "$tarball" ] || die "$tarball not found: install linux-source-6.1 or set ASPMCTL_LINUX_TARBALL"
-GUARDS="guards=1"
-stamp="$(basename "$tarball") $(stat -c '%s %Y' "$tarball") $GUARDS"
+patches=$(ls "$root"/acpi/aml/patches/*.patch 2>/dev/null | LC_ALL=C sort)
+sums=$( [ -z "$patches" ] || cat $patches | cksum | cut -d" " -f1)
+stamp="$(basename "$tarball") $(stat -c '%s %Y' "$tarball") patches=${sums:-none}"
 if [ -f "$dest/.stamp" ] && [ "$(cat "$dest/.stamp")" = "$stamp" ]; then
 	exit 0
 fi
@@ -47,15 +45,12 @@ tar -xJf "$tarball" -C "$tmp" --strip-components=1 --wildcards \
 	die "could not extract ACPICA from $tarball"
 [ -f "$tmp/drivers/acpi/acpica/psparse.c" ] && [ -f "$tmp/include/acpi/acpi.h" ] ||
 	die "$tarball holds no drivers/acpi/acpica or include/acpi"
-# the guard: "if (!walk_state->aml_last_while) { status = AE_AML_NO_WHILE; break; }"
-# before each of the three rewinds (and nothing else: counted)
-ps=$tmp/drivers/acpi/acpica/psparse.c
-rewind='parser_state->aml = walk_state->aml_last_while;'
-[ "$(grep -c "^[[:space:]]*$rewind\$" "$ps")" = 3 ] ||
-	die "psparse.c: not the three rewinds to aml_last_while the guard expects"
-sed -i "s/^\([[:space:]]*\)\($rewind\)\$/\1if (!walk_state->aml_last_while) { status = AE_AML_NO_WHILE; break; } \/* aspmctl *\/\n\1\2/" "$ps"
-[ "$(grep -c 'AE_AML_NO_WHILE; break; } /\* aspmctl' "$ps")" = 3 ] ||
-	die "psparse.c: the aml_last_while guard did not apply"
+command -v patch >/dev/null || "$root/scripts/install-deps.sh" acpica ||
+	die "could not install patch (scripts/install-deps.sh acpica)"
+for p in $patches; do
+	patch -p1 -s -f --no-backup-if-mismatch -d "$tmp" <"$p" ||
+		die "$(basename "$p") does not apply to $tarball's ACPICA"
+done
 echo "$stamp" >"$tmp/.stamp"
 rm -rf "$dest"
 mv "$tmp" "$dest"
