@@ -139,8 +139,9 @@ static acpi_status guard_handler(u32 function, acpi_physical_address address, u3
 	return AE_OK;
 }
 
-/* Every space a region can name: the spec's, FFixedHW, and the OEM ones. */
-static uint8_t spaces[ACPI_ADR_SPACE_PLATFORM_RT + 1 + 1 + 0x80];
+/* Every space a region can name: the spec's, DataTable (ACPICA's own, of
+ * DataTableRegion), FFixedHW, and the OEM ones. */
+static uint8_t spaces[ACPI_ADR_SPACE_PLATFORM_RT + 1 + 2 + 0x80];
 static unsigned nspaces;
 
 int aml_install_region_guards(void)
@@ -150,6 +151,7 @@ int aml_install_region_guards(void)
 	if (!nspaces) {
 		for (i = 0; i <= ACPI_ADR_SPACE_PLATFORM_RT; i++)
 			spaces[nspaces++] = (uint8_t)i;
+		spaces[nspaces++] = ACPI_ADR_SPACE_DATA_TABLE;
 		spaces[nspaces++] = ACPI_ADR_SPACE_FIXED_HARDWARE;
 		for (i = 0x80; i <= 0xff; i++)
 			spaces[nspaces++] = (uint8_t)i;
