@@ -168,20 +168,84 @@ struct busnr {
 	uint8_t start, end;
 };
 
-/* Linux's get_root_bridge_busnr_callback() */
-static acpi_status busnr_cb(struct acpi_resource *res, void *ctx)
+/*
+ * The first bus number range of a _CRS resource template (ACPI 6.5 sec
+ * 6.4): what Linux's get_root_bridge_busnr_callback() takes from
+ * acpi_walk_resources(), decoded here from the bytes, every length checked
+ * against the buffer: the first Word (0x88), DWord (0x87) or QWord (0x8A)
+ * Address Space Descriptor with Resource Type 2 (bus number range) and a
+ * non-zero Range Length gives Minimum .. Minimum + Length - 1. As with
+ * acpi_walk_resources(), a template with a descriptor cut short, shorter
+ * than its type's fixed part, or no End Tag gives no range at all (the
+ * caller then reads _BBN). ACPICA's own resource conversion is not used:
+ * Linux 6.1's reads past a malformed descriptor (tests/fuzz/fuzz_aml.c).
+ */
+static void crs_busnr(const uint8_t *p, size_t n, struct busnr *out)
 {
-	struct acpi_resource_address64 a;
-	struct busnr *b = ctx;
+	struct busnr first = { 0 };
+	size_t off = 0;
 
-	if (ACPI_FAILURE(acpi_resource_to_address64(res, &a)))
-		return AE_OK;
-	if (a.resource_type != ACPI_BUS_NUMBER_RANGE || !a.address.address_length)
-		return AE_OK;
-	b->found = true;
-	b->start = (uint8_t)a.address.minimum;
-	b->end = (uint8_t)(a.address.minimum + a.address.address_length - 1);
-	return AE_CTRL_TERMINATE;
+	while (off < n) {
+		uint8_t tag = p[off];
+		size_t hdr, len;
+
+		if (!(tag & 0x80)) {			/* small descriptor (sec 6.4.2) */
+			hdr = 1;
+			len = tag & 7u;
+			if (off + hdr + len > n)
+				return;
+			if (((tag >> 3) & 0xfu) == 0xf) {	/* End Tag */
+				if (len < 1)
+					return;
+				*out = first;
+				return;
+			}
+			off += hdr + len;
+			continue;
+		}
+		hdr = 3;				/* large descriptor (sec 6.4.3) */
+		if (off + hdr > n)
+			return;
+		len = (size_t)p[off + 1] | (size_t)p[off + 2] << 8;
+		if (off + hdr + len > n)
+			return;
+		if (!first.found && (tag == 0x88 || tag == 0x87 || tag == 0x8a)) {
+			/* width of each of Granularity, Minimum, Maximum,
+			 * Translation Offset, Range Length (sec 6.4.3.5.1-3) */
+			unsigned w = tag == 0x88 ? 2 : tag == 0x87 ? 4 : 8;
+			const uint8_t *d = p + off + hdr;
+			uint64_t min = 0, length = 0;
+
+			if (len < 3 + 5 * w)
+				return;		/* shorter than its fixed part */
+			for (unsigned i = 0; i < w; i++) {
+				min |= (uint64_t)d[3 + w + i] << (8 * i);
+				length |= (uint64_t)d[3 + 4 * w + i] << (8 * i);
+			}
+			if (d[0] == 2 && length) {
+				first.found = true;
+				first.start = (uint8_t)min;
+				first.end = (uint8_t)(min + length - 1);
+			}
+		}
+		off += hdr + len;
+	}
+}
+
+/* _CRS as a Buffer, then its bus number range */
+static void root_busnr(struct aml_session *s, acpi_handle h, const char *path,
+		       struct busnr *b)
+{
+	struct acpi_buffer buf = { ACPI_ALLOCATE_BUFFER, NULL };
+	const union acpi_object *o;
+
+	begin(s, path, "_CRS");
+	if (ACPI_FAILURE(acpi_evaluate_object_typed(h, "_CRS", NULL, &buf, ACPI_TYPE_BUFFER)))
+		return;
+	o = buf.pointer;
+	if (o && o->type == ACPI_TYPE_BUFFER && o->buffer.pointer)
+		crs_busnr(o->buffer.pointer, o->buffer.length, b);
+	ACPI_FREE(buf.pointer);
 }
 
 /* ------------------------------------------------------------ _OSC */
@@ -336,8 +400,7 @@ static bool root_place(struct aml_session *s, acpi_handle h, struct osc_bridge *
 		return false;
 	}
 	br->seg = ACPI_SUCCESS(st) ? (uint16_t)v : 0;
-	begin(s, br->path, "_CRS");
-	acpi_walk_resources(h, "_CRS", busnr_cb, &b);
+	root_busnr(s, h, br->path, &b);
 	if (b.found) {
 		br->bus_from_crs = true;
 		br->bus_start = b.start;
