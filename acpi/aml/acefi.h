@@ -21,7 +21,10 @@
 #define ACPI_USE_SYSTEM_CLIBRARY
 #define ACPI_USE_DO_WHILE_0
 #define ACPI_IGNORE_PACKAGE_RESOLUTION_ERRORS	/* as aclinux.h */
-#define ACPI_USE_LOCAL_CACHE			/* utcache.c over acpi_os_allocate */
+/* ACPICA's object caches are osl.c's: each object its own allocation
+ * (ASan sees a use after free) and one unit of an evaluation's work */
+struct aml_cache;
+#define acpi_cache_t				struct aml_cache
 #define ACPI_SINGLE_THREADED
 #define ACPI_PCI_CONFIGURED			/* PCI_Config regions: hwpci.c */
 #define ACPI_NO_ERROR_MESSAGES_UNUSED

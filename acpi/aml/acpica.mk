@@ -9,7 +9,7 @@
 #   $(BUILD)/aml/host/libaml.a       the host tool, the package
 #   $(BUILD)/aml/fuzz/libaml.a       libFuzzer targets (clang)
 # The files are the kernel's own list (drivers/acpi/acpica/Makefile, acpi-y
-# with CONFIG_PCI) plus utcache.c (ACPI_USE_LOCAL_CACHE); the firmware
+# with CONFIG_PCI); the object caches are acpi/aml/osl.c's; the firmware
 # build adds utprint.c for vsnprintf. ACPICA is built with -Wall -Wextra
 # -Werror like the rest, less -Wunused-parameter (its callbacks and stubs
 # take parameters they do not use) and the project's stricter extras.
@@ -35,7 +35,7 @@ ACPICA_FILES	:= dsargs dscontrol dsdebug dsfield dsinit dsmethod dsmthdat dsobje
 	utaddress utalloc utascii utbuffer utcopy utexcep utdebug utdecode utdelete \
 	uterror uteval utglobal uthex utids utinit utlock utmath utmisc utmutex \
 	utnonansi utobject utosi utownerid utpredef utresdecode utresrc utstate \
-	utstring utstrsuppt utstrtoul64 utxface utxfinit utxferror utxfmutex utcache
+	utstring utstrsuppt utstrtoul64 utxface utxfinit utxferror utxfmutex
 AML_SRCS	:= $(wildcard acpi/aml/*.c)
 AML_HDRS	:= $(wildcard acpi/aml/*.h) lib/util.h lib/fmt.h lib/err.h pcie/cfg.h
 ACPICA_STAMP	:= $(ACPICA_DIR)/.stamp

@@ -26,6 +26,7 @@ struct aml_session {
 	uint64_t clock;
 	uint64_t clock_step;
 	uint64_t eval_ticks, eval_budget;	/* looks at it in this evaluation */
+	uint64_t eval_work, work_budget;	/* objects it acquired (osl.c) */
 	/* memory ACPICA may map: the tables we handed it */
 	unsigned nblobs;
 	struct aml_blob blob[AML_MAX_BLOBS];

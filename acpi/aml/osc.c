@@ -550,6 +550,9 @@ static int load(struct aml_session *s, struct osc_report *out)
 	if (ACPI_FAILURE(st))	/* what did load stays loaded, as in Linux */
 		fmt_snprintf(out->load_reason, sizeof(out->load_reason), "load-%s",
 			     acpi_format_exception(st));
+	else if (s->aborted)	/* a budget ran out: the rest did not load */
+		fmt_snprintf(out->load_reason, sizeof(out->load_reason), "load-%s",
+			     s->abort_reason);
 	return 0;
 }
 
@@ -572,6 +575,7 @@ int osc_query(const struct aml_table *tables, unsigned ntables,
 	loops = plat->loop_budget ? plat->loop_budget : 100000;
 	s->clock_step = ACPI_100NSEC_PER_SEC / loops ? ACPI_100NSEC_PER_SEC / loops : 1;
 	s->eval_budget = 20ull * loops;
+	s->work_budget = 20ull * loops;
 	err = build_root(s, tables, ntables, out);
 	if (err)
 		return err;

@@ -259,6 +259,72 @@ acpi_status acpi_os_remove_interrupt_handler(u32 interrupt_number,
 	return AE_OK;	/* none was installed: nothing to remove */
 }
 
+/* ------------------------------------------------------------ object caches */
+
+/*
+ * ACPICA's caches (parse ops, operand objects, generic states, namespace
+ * nodes) without caching: every object is its own acpi_os_allocate(), so
+ * the memory budget sees it and ASan sees a use after free that a reused
+ * cache slot would hide. Each acquire is also a unit of work: an
+ * evaluation (or the table load) that acquires more than work_budget
+ * objects is aborted ("work-budget") and the acquire fails, ACPICA
+ * unwinding as after AE_NO_MEMORY. That bounds what the loop budget does
+ * not: straight-line AML whose cost grows with each While iteration.
+ */
+struct aml_cache {
+	acpi_size object_size;
+};
+
+acpi_status acpi_os_create_cache(char *cache_name, u16 object_size, u16 max_depth,
+				 struct aml_cache **return_cache)
+{
+	struct aml_cache *c;
+
+	(void)cache_name;
+	(void)max_depth;
+	if (!return_cache || object_size < 16)
+		return AE_BAD_PARAMETER;
+	c = acpi_os_allocate(sizeof(*c));
+	if (!c)
+		return AE_NO_MEMORY;
+	c->object_size = object_size;
+	*return_cache = c;
+	return AE_OK;
+}
+
+acpi_status acpi_os_purge_cache(struct aml_cache *cache)
+{
+	return cache ? AE_OK : AE_BAD_PARAMETER;	/* nothing is kept */
+}
+
+acpi_status acpi_os_delete_cache(struct aml_cache *cache)
+{
+	if (!cache)
+		return AE_BAD_PARAMETER;
+	acpi_os_free(cache);
+	return AE_OK;
+}
+
+void *acpi_os_acquire_object(struct aml_cache *cache)
+{
+	struct aml_session *s = aml_cur;
+	if (!cache)
+		return NULL;
+	if (s && s->work_budget && ++s->eval_work > s->work_budget) {
+		aml_abort(s, "work-budget");
+		return NULL;
+	}
+	return acpi_os_allocate_zeroed(cache->object_size);
+}
+
+acpi_status acpi_os_release_object(struct aml_cache *cache, void *object)
+{
+	if (!cache || !object)
+		return AE_BAD_PARAMETER;
+	acpi_os_free(object);
+	return AE_OK;
+}
+
 /* ------------------------------------------------------------ time */
 
 /*

@@ -52,6 +52,7 @@ void aml_session_begin_eval(struct aml_session *s, const char *method)
 	s->abort_reason[0] = 0;
 	s->accesses = 0;
 	s->eval_ticks = 0;
+	s->eval_work = 0;
 }
 
 void aml_record(struct aml_session *s, uint8_t space, bool write, bool refused,
