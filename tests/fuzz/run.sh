@@ -2,25 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Build and run the libFuzzer targets (clang 14, ASan + UBSan).
 #   tests/fuzz/run.sh [--time S] [--out DIR] [--results DIR] [--only "acpi pcie twin aml"]
+#                     [--replay-only "aml"]
 # For each target: replay the committed corpus (tests/fuzz/corpus/NAME;
 # aml's is made here: the ASL test tables of tests/aml compiled by iasl,
-# never committed, in DIR/seeds-aml),
+# never committed, with the regression inputs of tests/fuzz/corpus/aml,
+# in DIR/seeds-aml),
 # then fuzz for S seconds (default 300; `make test` uses 30) with new units
 # kept in DIR/corpus-NAME. Prints executions, coverage and findings; a
 # crash, leak, timeout (an input running over 10 s) or out-of-memory
 # leaves DIR/NAME-crash-* (and so on) and fails. Stale findings of a target
-# are removed before it runs. Writes "fuzz P F" to RESULTS. The functions
+# are removed before it runs. A target named by --replay-only replays
+# its seeds and is not fuzzed. Writes "fuzz P F" to RESULTS. The functions
 # in tests/fuzz/coverage-ignore.txt get no coverage instrumentation. To see
 # what the app printed for one input: FUZZ_PRINT=1 DIR/fuzz_NAME FILE.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-time=300 out=build/fuzz results=build/results targets="acpi pcie twin aml"
+time=300 out=build/fuzz results=build/results targets="acpi pcie twin aml" replay_only=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--time)		time=$2; shift 2 ;;
 	--out)		out=$2; shift 2 ;;
 	--results)	results=$2; shift 2 ;;
 	--only)		targets=$2; shift 2 ;;
+	--replay-only)	replay_only=$2; shift 2 ;;
 	*)		echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -53,6 +57,7 @@ case " $targets " in
 	rm -rf "$out/seeds-aml"
 	mkdir -p "$out/seeds-aml"
 	cp build/aml-tables/*.aml "$out/seeds-aml/" 2>/dev/null
+	cp tests/fuzz/corpus/aml/regress-* "$out/seeds-aml/" 2>/dev/null
 	[ -f build/aml-tables/dsdt-base.aml ] && [ -f build/aml-tables/ssdt-bridge.aml ] &&
 		{ cat build/aml-tables/dsdt-base.aml; printf -- '--SSDT--'
 		  cat build/aml-tables/ssdt-bridge.aml; } >"$out/seeds-aml/two-tables"
@@ -94,6 +99,7 @@ for t in $targets; do
 	rc=$?
 	check $rc "fuzz_$t replays $(ls "$seed" | wc -l) seed inputs"
 	[ $rc -eq 0 ] || grep -A20 'ERROR\|ALARM' "$out/replay-$t.log" | head -30
+	case " $replay_only " in *" $t "*) continue ;; esac
 	run_target -max_total_time="$time" -print_final_stats=1 \
 		"$out/corpus-$t" "$seed" >"$out/fuzz-$t.log" 2>&1
 	rc=$?
