@@ -34,6 +34,11 @@ struct aml_session {
 	/* the evaluation under way and why it was stopped */
 	char method[24];
 	unsigned accesses;
+	bool in_region;			/* region.c's handler is reading */
+	/* the first time memory or the work budget ran out, anywhere in the
+	 * query: what ACPICA then skipped (a table's rest, a device whose
+	 * info it could not get) is not known, so nothing may be granted */
+	char starved[OSC_REASON_MAX];
 	bool aborted;
 	char abort_reason[OSC_REASON_MAX];
 };
@@ -50,5 +55,7 @@ int aml_install_region_guards(void);
 void aml_record(struct aml_session *s, uint8_t space, bool write, bool refused,
 		unsigned width, uint64_t addr, uint64_t value);
 void aml_abort(struct aml_session *s, const char *reason);
+/* osl.c: memory or work refused; stops the evaluation and marks the query */
+void aml_starve(struct aml_session *s, const char *reason);
 
 #endif

@@ -481,8 +481,10 @@ static acpi_status device_cb(acpi_handle h, u32 level, void *ctx, void **ret)
 	return AE_OK;
 }
 
-/* pcie_no_aspm() is global: one denying root is enough */
-static void machine_outcome(struct osc_report *out)
+/* pcie_no_aspm() is global: one denying root is enough. A query that ran
+ * out of memory or work somewhere may have lost a bridge (a table's rest
+ * not loaded, a device's info not read): unknown, unless one denies. */
+static void machine_outcome(struct osc_report *out, const char *starved)
 {
 	const struct osc_bridge *unknown = NULL;
 	unsigned i, counted = 0;
@@ -502,7 +504,11 @@ static void machine_outcome(struct osc_report *out)
 		if (br->outcome == OSC_OUT_UNKNOWN && !unknown)
 			unknown = br;
 	}
-	if (unknown) {
+	if (starved[0]) {
+		out->machine = OSC_OUT_UNKNOWN;
+		fmt_snprintf(out->machine_reason, sizeof(out->machine_reason), "incomplete:%s",
+			     starved);
+	} else if (unknown) {
 		out->machine = OSC_OUT_UNKNOWN;
 		fmt_snprintf(out->machine_reason, sizeof(out->machine_reason), "%s:%s",
 			     unknown->path, unknown->reason);
@@ -556,6 +562,16 @@ static int load(struct aml_session *s, struct osc_report *out)
 	return 0;
 }
 
+/* the tables could not be loaded: the machine unknown, with the reason */
+static int load_failed(struct osc_report *out, int err)
+{
+	out->load_err = err;
+	out->machine = OSC_OUT_UNKNOWN;
+	fmt_snprintf(out->machine_reason, sizeof(out->machine_reason), "load:%s",
+		     out->load_reason);
+	return err;
+}
+
 int osc_query(const struct aml_table *tables, unsigned ntables,
 	      const struct aml_platform *plat, const struct osc_request *req,
 	      struct osc_report *out)
@@ -578,7 +594,7 @@ int osc_query(const struct aml_table *tables, unsigned ntables,
 	s->work_budget = 20ull * loops;
 	err = build_root(s, tables, ntables, out);
 	if (err)
-		return err;
+		return load_failed(out, err);
 	aml_cur = s;
 	err = load(s, out);
 	if (!err)
@@ -590,8 +606,8 @@ int osc_query(const struct aml_table *tables, unsigned ntables,
 	out->mem_peak = s->mem_peak;
 	aml_cur = NULL;
 	if (err)
-		return err;
-	machine_outcome(out);
+		return load_failed(out, err);
+	machine_outcome(out, s->starved);
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 #include <acpi/acpi.h>
 
 #include "acpi/aml/internal.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 #include "pcie/cfg.h"
 
 struct aml_session *aml_cur;
@@ -74,16 +76,29 @@ struct aml_block {
 };
 #define AML_HDR	sizeof(struct aml_block)
 
+void aml_starve(struct aml_session *s, const char *reason)
+{
+	if (!s->starved[0])
+		str_copy(s->starved, reason, sizeof(s->starved));
+	aml_abort(s, reason);
+}
+
 void *acpi_os_allocate(acpi_size size)
 {
 	struct aml_session *s = aml_cur;
 	struct aml_block *b;
 
-	if (!s || size > s->mem_budget || s->mem_used + size + AML_HDR > s->mem_budget)
+	if (!s)
 		return NULL;
+	if (size > s->mem_budget || s->mem_used + size + AML_HDR > s->mem_budget) {
+		aml_starve(s, "memory-budget");
+		return NULL;
+	}
 	b = s->plat->alloc(s->plat->ctx, size + AML_HDR);
-	if (!b)
+	if (!b) {
+		aml_starve(s, "out-of-memory");
 		return NULL;
+	}
 	b->size = size;
 	b->prev = NULL;
 	b->next = s->live;
@@ -311,7 +326,7 @@ void *acpi_os_acquire_object(struct aml_cache *cache)
 	if (!cache)
 		return NULL;
 	if (s && s->work_budget && ++s->eval_work > s->work_budget) {
-		aml_abort(s, "work-budget");
+		aml_starve(s, "work-budget");
 		return NULL;
 	}
 	return acpi_os_allocate_zeroed(cache->object_size);
@@ -401,9 +416,29 @@ acpi_status acpi_os_write_memory(acpi_physical_address address, u64 value, u32 w
 	return AE_ACCESS;
 }
 
+/* A config read the platform could not make: recorded, refused and the
+ * evaluation stopped, as a region access would be. The region handler
+ * records its own accesses (s->in_region); this names the reads hwpci.c
+ * makes by itself when a PCI_Config region is first used. */
+static acpi_status pci_read_refused(struct aml_session *s, const struct acpi_pci_id *id,
+				    u32 reg, u32 width)
+{
+	uint64_t addr = (uint64_t)id->segment << 48 | (uint64_t)(id->bus & 0xff) << 40 |
+			(uint64_t)(id->device & 0x1f) << 35 |
+			(uint64_t)(id->function & 7) << 32 | reg;
+	char why[OSC_REASON_MAX];
+
+	if (s && !s->in_region) {
+		aml_record(s, ACPI_ADR_SPACE_PCI_CONFIG, false, true, width, addr, 0);
+		fmt_snprintf(why, sizeof(why), "read-PCI_Config-0x%llx", (unsigned long long)addr);
+		aml_abort(s, why);
+	}
+	return AE_ACCESS;
+}
+
 /* hwpci.c walks bridges from a PCI_Config region up to its root with
- * these (header type, secondary bus): reads through the app's config
- * access, writes never. */
+ * these (header type, secondary bus), and region.c reads a region's
+ * fields: through the app's config access, writes never. */
 acpi_status acpi_os_read_pci_configuration(struct acpi_pci_id *pci_id, u32 reg,
 					   u64 *value, u32 width)
 {
@@ -413,9 +448,11 @@ acpi_status acpi_os_read_pci_configuration(struct acpi_pci_id *pci_id, u32 reg,
 	int err;
 
 	*value = 0;
-	if (!s || !s->plat->cfg || pci_id->bus > 0xff || pci_id->device > 31 ||
-	    pci_id->function > 7 || reg > 4095 || (width != 8 && width != 16 && width != 32))
+	if (!s)
 		return AE_ACCESS;
+	if (!s->plat->cfg || pci_id->bus > 0xff || pci_id->device > 31 ||
+	    pci_id->function > 7 || reg > 4095 || (width != 8 && width != 16 && width != 32))
+		return pci_read_refused(s, pci_id, reg, width);
 	a.seg = (uint16_t)pci_id->segment;
 	a.bus = (uint8_t)pci_id->bus;
 	a.devfn = (uint8_t)(pci_id->device << 3 | pci_id->function);
@@ -433,7 +470,7 @@ acpi_status acpi_os_read_pci_configuration(struct acpi_pci_id *pci_id, u32 reg,
 		err = pci_cfg_read32(s->plat->cfg, a, (uint16_t)reg, &v);
 	}
 	if (err)
-		return AE_ACCESS;
+		return pci_read_refused(s, pci_id, reg, width);
 	*value = v;
 	return AE_OK;
 }

@@ -129,8 +129,11 @@ static acpi_status guard_handler(u32 function, acpi_physical_address address, u3
 	}
 	if (!write && space == ACPI_ADR_SPACE_SYSTEM_MEMORY)
 		err = mem_read(s, address, bit_width, &v);
-	else if (!write && space == ACPI_ADR_SPACE_PCI_CONFIG)
+	else if (!write && space == ACPI_ADR_SPACE_PCI_CONFIG) {
+		s->in_region = true;
 		err = cfg_read(s, id, address, bit_width, &v);
+		s->in_region = false;
+	}
 	aml_record(s, space, write, err != 0, bit_width, addr, write ? *value : v);
 	if (err) {
 		refuse(s, space, write, addr);
