@@ -55,6 +55,10 @@ int aml_install_region_guards(void);
 void aml_record(struct aml_session *s, uint8_t space, bool write, bool refused,
 		unsigned width, uint64_t addr, uint64_t value);
 void aml_abort(struct aml_session *s, const char *reason);
+/* region.c: a PCI_Config access as one number for the record
+ * (seg<<48 | bus<<40 | dev<<35 | fn<<32 | offset) */
+uint64_t aml_pci_record_addr(unsigned seg, unsigned bus, unsigned dev, unsigned fn,
+			     uint64_t off);
 /* osl.c: memory or work refused; stops the evaluation and marks the query */
 void aml_starve(struct aml_session *s, const char *reason);
 

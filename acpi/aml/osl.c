@@ -423,9 +423,8 @@ acpi_status acpi_os_write_memory(acpi_physical_address address, u64 value, u32 w
 static acpi_status pci_read_refused(struct aml_session *s, const struct acpi_pci_id *id,
 				    u32 reg, u32 width)
 {
-	uint64_t addr = (uint64_t)id->segment << 48 | (uint64_t)(id->bus & 0xff) << 40 |
-			(uint64_t)(id->device & 0x1f) << 35 |
-			(uint64_t)(id->function & 7) << 32 | reg;
+	uint64_t addr = aml_pci_record_addr(id->segment, id->bus, id->device,
+					    id->function, reg);
 	char why[OSC_REASON_MAX];
 
 	if (s && !s->in_region) {

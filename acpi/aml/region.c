@@ -37,6 +37,13 @@ const char *aml_space_name(uint8_t space)
 	return space >= 0x80 ? "OEMDefined" : "Reserved";
 }
 
+uint64_t aml_pci_record_addr(unsigned seg, unsigned bus, unsigned dev, unsigned fn,
+			     uint64_t off)
+{
+	return (uint64_t)(seg & 0xffff) << 48 | (uint64_t)(bus & 0xff) << 40 |
+	       (uint64_t)(dev & 0x1f) << 35 | (uint64_t)(fn & 7) << 32 | off;
+}
+
 void aml_abort(struct aml_session *s, const char *reason)
 {
 	if (s->aborted)
@@ -124,8 +131,8 @@ static acpi_status guard_handler(u32 function, acpi_physical_address address, u3
 	if (space == ACPI_ADR_SPACE_PCI_CONFIG && region_context) {
 		id = region_context;
 		/* seg:bus:dev.fn and the offset in one number for the record */
-		addr = (uint64_t)id->segment << 48 | (uint64_t)id->bus << 40 |
-		       (uint64_t)id->device << 35 | (uint64_t)id->function << 32 | address;
+		addr = aml_pci_record_addr(id->segment, id->bus, id->device, id->function,
+					   address);
 	}
 	if (!write && space == ACPI_ADR_SPACE_SYSTEM_MEMORY)
 		err = mem_read(s, address, bit_width, &v);
