@@ -34,47 +34,13 @@
 #include "../../acpi/aml/aml.h"
 #include "../../pcie/cfg.h"
 #include "fuzz_check.h"
+#define COUNT_HEAP_CHECK(cond) CHECK(cond)
+#include "../lib/count_heap.h"
 
 #define FUZZ_SEP	"--SSDT--"
 #define FUZZ_MAX	(64u << 10)
 #define FUZZ_MEM_BUDGET	(8u << 20)
 #define FUZZ_LOOPS	2000u
-
-struct heap {
-	size_t live, bytes, peak;
-	unsigned long allocs, frees;
-};
-
-static void *h_alloc(void *ctx, size_t n)
-{
-	struct heap *h = ctx;
-	size_t *p = malloc(n + 16);
-
-	if (!p)
-		return NULL;
-	p[0] = n;
-	h->live++;
-	h->allocs++;
-	h->bytes += n;
-	if (h->bytes > h->peak)
-		h->peak = h->bytes;
-	return (uint8_t *)p + 16;
-}
-
-static void h_free(void *ctx, void *p)
-{
-	struct heap *h = ctx;
-	size_t *b;
-
-	if (!p)
-		return;
-	b = (size_t *)((uint8_t *)p - 16);
-	CHECK(h->live > 0 && h->bytes >= b[0]);
-	h->live--;
-	h->frees++;
-	h->bytes -= b[0];
-	free(b);
-}
 
 /* a fake memory: the value is a function of the address; a few pages
  * read as absent */
@@ -246,10 +212,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct osc_report rep;
-	struct heap h = { 0 };
+	struct count_heap h = { .fail_after = -1 };
 	struct pci_cfg cfg;
 	struct aml_platform p = {
-		.alloc = h_alloc, .free = h_free, .mem_read = f_mem_read, .cfg = &cfg,
+		.alloc = count_heap_alloc, .free = count_heap_free, .mem_read = f_mem_read, .cfg = &cfg,
 		.log = f_log, .ctx = &h, .mem_budget = FUZZ_MEM_BUDGET, .loop_budget = FUZZ_LOOPS,
 	};
 	struct aml_table t[2];

@@ -21,54 +21,12 @@
 #include "../../lib/err.h"
 #include "../../acpi/aml/aml.h"
 #include "../../pcie/cfg.h"
+#define COUNT_HEAP_CHECK(cond) assert_true(cond)
+#include "../lib/count_heap.h"
 
 /* ------------------------------------------------------------ platform */
 
-struct heap {
-	size_t live;		/* allocations not yet freed */
-	size_t bytes, peak;
-	unsigned long allocs;
-	long fail_after;	/* the allocation that fails first; < 0: none */
-	unsigned long failed;
-};
-
-static struct heap heap;
-
-static void *h_alloc(void *ctx, size_t n)
-{
-	struct heap *h = ctx;
-	size_t *p;
-
-	if (h->fail_after >= 0 && h->allocs >= (unsigned long)h->fail_after) {
-		h->failed++;
-		return NULL;
-	}
-	p = malloc(n + 16);
-	if (!p)
-		return NULL;
-	p[0] = n;
-	h->live++;
-	h->allocs++;
-	h->bytes += n;
-	if (h->bytes > h->peak)
-		h->peak = h->bytes;
-	return (unsigned char *)p + 16;
-}
-
-static void h_free(void *ctx, void *p)
-{
-	struct heap *h = ctx;
-	size_t *b;
-
-	if (!p)
-		return;
-	b = (size_t *)((unsigned char *)p - 16);
-	assert_true(h->live > 0);
-	assert_true(h->bytes >= b[0]);
-	h->live--;
-	h->bytes -= b[0];
-	free(b);
-}
+static struct count_heap heap;
 
 /* SystemMemory: the register osc-mem-read.asl reads; elsewhere absent */
 static uint32_t mem_fed00000;
@@ -131,8 +89,8 @@ static struct aml_platform plat_full(void)
 {
 	struct aml_platform p = { 0 };
 
-	p.alloc = h_alloc;
-	p.free = h_free;
+	p.alloc = count_heap_alloc;
+	p.free = count_heap_free;
 	p.mem_read = m_read;
 	p.cfg = &cfg;
 	p.log = p_log;
