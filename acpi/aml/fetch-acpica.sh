@@ -15,9 +15,9 @@
 #
 # The fixes in acpi/aml/patches/*.patch are applied to the extracted tree,
 # in the order of their names (patch -p1; their checksum is part of the
-# stamp): faults of Linux 6.1's ACPICA on malformed AML, found by
+# stamp; one the tarball already holds is skipped): faults of Linux 6.1's ACPICA on malformed AML, found by
 # tests/fuzz/fuzz_aml.c, each backported from upstream ACPICA where it has
-# a fix there and said so in its header (acpi/aml/patches/README.md).
+# a fix there and said so in its header (docs/osc.md, Fuzzing).
 set -eu
 dest=${1:?usage: acpi/aml/fetch-acpica.sh DEST}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,9 +47,18 @@ tar -xJf "$tarball" -C "$tmp" --strip-components=1 --wildcards \
 	die "$tarball holds no drivers/acpi/acpica or include/acpi"
 command -v patch >/dev/null || "$root/scripts/install-deps.sh" acpica ||
 	die "could not install patch (scripts/install-deps.sh acpica)"
+# A patch that the tarball already carries (0000: Linux 6.1's stable fixes,
+# in Debian's newer linux-source-6.1) is skipped; one that neither applies
+# nor is carried stops the build.
 for p in $patches; do
-	patch -p1 -s -f --no-backup-if-mismatch -d "$tmp" <"$p" ||
-		die "$(basename "$p") does not apply to $tarball's ACPICA"
+	if patch -p1 -s -f --dry-run -d "$tmp" <"$p" >/dev/null 2>&1; then
+		patch -p1 -s -f --no-backup-if-mismatch -d "$tmp" <"$p" ||
+			die "$(basename "$p") does not apply to $tarball's ACPICA"
+	elif patch -p1 -R -s -f --dry-run -d "$tmp" <"$p" >/dev/null 2>&1; then
+		echo "  ACPICA    $(basename "$p"): already in $(basename "$tarball")" >&2
+	else
+		die "$(basename "$p") does not apply to $tarball's ACPICA (nor is it in it)"
+	fi
 done
 echo "$stamp" >"$tmp/.stamp"
 rm -rf "$dest"
