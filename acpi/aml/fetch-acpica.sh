@@ -15,9 +15,10 @@
 #
 # The fixes in acpi/aml/patches/*.patch are applied to the extracted tree,
 # in the order of their names (patch -p1; their checksum is part of the
-# stamp; one the tarball already holds is skipped): faults of Linux 6.1's ACPICA on malformed AML, found by
-# tests/fuzz/fuzz_aml.c, each backported from upstream ACPICA where it has
-# a fix there and said so in its header (docs/osc.md, Fuzzing).
+# stamp; one the tarball already holds is skipped): faults of Linux 6.1's
+# ACPICA on malformed AML, found by tests/fuzz/fuzz_aml.c, each backported
+# from upstream ACPICA where it has a fix there and said so in its header
+# (docs/osc.md, Fuzzing).
 set -eu
 dest=${1:?usage: acpi/aml/fetch-acpica.sh DEST}
 root=$(cd "$(dirname "$0")/../.." && pwd)
