@@ -579,6 +579,31 @@ static void test_recursion_bounded(void **state)
 	expect(b->outcome == OSC_OUT_UNKNOWN && b->reason[0]);
 }
 
+/* packages naming themselves or each other: no cycle stored, no fault at teardown */
+static void test_package_cycle(void **state)
+{
+	const struct osc_bridge *b;
+
+	(void)state;
+	query1("pkg-cycle");
+	expect(report.load_err == 0 && !report.load_reason[0]);
+	b = only(OSC_OUT_GRANTED, "");
+	expect(b->control == ALL && b->queries == 1);
+}
+
+/* a reference chain running into a cycle ends the evaluation, not the machine */
+static void test_reference_cycle(void **state)
+{
+	const struct osc_bridge *b;
+
+	(void)state;
+	query1("osc-ref-cycle");
+	expect(report.nbridges == 1);
+	b = &report.bridge[0];
+	expect(b->has_osc && b->outcome == OSC_OUT_UNKNOWN && b->reason[0]);
+	expect(report.machine == OSC_OUT_UNKNOWN);
+}
+
 static void test_seg(void **state)
 {
 	const struct osc_bridge *b;
@@ -861,6 +886,8 @@ int main(void)
 		cmocka_unit_test_setup(test_pci_config_read, setup),
 		cmocka_unit_test_setup(test_loop_bounded, setup),
 		cmocka_unit_test_setup(test_recursion_bounded, setup),
+		cmocka_unit_test_setup(test_package_cycle, setup),
+		cmocka_unit_test_setup(test_reference_cycle, setup),
 		cmocka_unit_test_setup(test_seg, setup),
 		cmocka_unit_test_setup(test_bus_range, setup),
 		cmocka_unit_test_setup(test_sta_zero, setup),
