@@ -14,8 +14,9 @@
 # acpica). ASPMCTL_LINUX_TARBALL names another tarball.
 #
 # The fixes in acpi/aml/patches/*.patch are applied to the extracted tree,
-# in the order of their names (patch -p1; their checksum is part of the
-# stamp; one the tarball already holds is skipped): faults of Linux 6.1's
+# in the order of their names (patch -p1 -F0: every context line must match,
+# so a hunk is never placed by fuzz; their checksum is part of the stamp; one
+# the tarball already holds is skipped): faults of Linux 6.1's
 # ACPICA on malformed AML, found by tests/fuzz/fuzz_aml.c, each backported
 # from upstream ACPICA where it has a fix there and said so in its header
 # (docs/osc.md, Fuzzing).
@@ -52,10 +53,10 @@ command -v patch >/dev/null || "$root/scripts/install-deps.sh" acpica ||
 # in Debian's newer linux-source-6.1) is skipped; one that neither applies
 # nor is carried stops the build.
 for p in $patches; do
-	if patch -p1 -s -f --dry-run -d "$tmp" <"$p" >/dev/null 2>&1; then
-		patch -p1 -s -f --no-backup-if-mismatch -d "$tmp" <"$p" ||
+	if patch -p1 -s -f -F0 --dry-run -d "$tmp" <"$p" >/dev/null 2>&1; then
+		patch -p1 -s -f -F0 --no-backup-if-mismatch -d "$tmp" <"$p" ||
 			die "$(basename "$p") does not apply to $tarball's ACPICA"
-	elif patch -p1 -R -s -f --dry-run -d "$tmp" <"$p" >/dev/null 2>&1; then
+	elif patch -p1 -R -s -f -F0 --dry-run -d "$tmp" <"$p" >/dev/null 2>&1; then
 		echo "  ACPICA    $(basename "$p"): already in $(basename "$tarball")" >&2
 	else
 		die "$(basename "$p") does not apply to $tarball's ACPICA (nor is it in it)"
