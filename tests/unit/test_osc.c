@@ -598,6 +598,18 @@ static void test_package_cycle(void **state)
 	expect(b->control == ALL && b->queries == 1);
 }
 
+/* a Method ending while the table load is inside a Device below it (MTH.X) */
+static void test_method_child(void **state)
+{
+	const struct osc_bridge *b;
+
+	(void)state;
+	query1("method-child");
+	expect(report.load_err == 0 && !report.load_reason[0]);
+	b = only(OSC_OUT_GRANTED, "");
+	expect(b->control == ALL && b->queries == 1);
+}
+
 /* a reference chain running into a cycle ends the evaluation, not the machine */
 static void test_reference_cycle(void **state)
 {
@@ -889,6 +901,7 @@ int main(void)
 		cmocka_unit_test_setup(test_loop_bounded, setup),
 		cmocka_unit_test_setup(test_recursion_bounded, setup),
 		cmocka_unit_test_setup(test_package_cycle, setup),
+		cmocka_unit_test_setup(test_method_child, setup),
 		cmocka_unit_test_setup(test_reference_cycle, setup),
 		cmocka_unit_test_setup(test_seg, setup),
 		cmocka_unit_test_setup(test_bus_range, setup),
