@@ -611,6 +611,13 @@ static void test_method_child(void **state)
 	granted_as_grant_all("method-child");
 }
 
+/* package elements resolved after an enclosing package took its references */
+static void test_package_late(void **state)
+{
+	(void)state;
+	granted_as_grant_all("pkg-late");
+}
+
 /* a reference chain running into a cycle ends the evaluation, not the machine */
 static void test_reference_cycle(void **state)
 {
@@ -903,6 +910,7 @@ int main(void)
 		cmocka_unit_test_setup(test_recursion_bounded, setup),
 		cmocka_unit_test_setup(test_package_cycle, setup),
 		cmocka_unit_test_setup(test_method_child, setup),
+		cmocka_unit_test_setup(test_package_late, setup),
 		cmocka_unit_test_setup(test_reference_cycle, setup),
 		cmocka_unit_test_setup(test_seg, setup),
 		cmocka_unit_test_setup(test_bus_range, setup),
