@@ -618,6 +618,13 @@ static void test_package_late(void **state)
 	granted_as_grant_all("pkg-late");
 }
 
+/* a package element naming an Alias whose creation failed */
+static void test_package_alias(void **state)
+{
+	(void)state;
+	granted_as_grant_all("pkg-alias");
+}
+
 /* a reference chain running into a cycle ends the evaluation, not the machine */
 static void test_reference_cycle(void **state)
 {
@@ -911,6 +918,7 @@ int main(void)
 		cmocka_unit_test_setup(test_package_cycle, setup),
 		cmocka_unit_test_setup(test_method_child, setup),
 		cmocka_unit_test_setup(test_package_late, setup),
+		cmocka_unit_test_setup(test_package_alias, setup),
 		cmocka_unit_test_setup(test_reference_cycle, setup),
 		cmocka_unit_test_setup(test_seg, setup),
 		cmocka_unit_test_setup(test_bus_range, setup),
