@@ -7,8 +7,10 @@
 # be what the stock and the patched kernel log ("_OSC: OS now controls
 # [...]", "platform willing to grant [...]" and "platform retains control
 # of PCIe features (AE_...)"). Topologies: default (QEMU's own DSDT, one
-# host bridge that grants) and osc-deny (an SSDT adds a second host bridge
-# that refuses PCIe Capability control). On osc-deny the app's auto policy
+# host bridge that grants), osc-deny (an SSDT adds a second host bridge
+# that refuses PCIe Capability control) and pxb (QEMU's DSDT with a
+# pxb-pcie root bridge, whose _OSC grants hotplug control too, unlike
+# pcie.0's). On osc-deny the app's auto policy
 # must come to notouch and write nothing. One line "ok|FAIL" per check.
 #
 #   tests/qemu/osc.sh APP [--out DIR] [--results DIR]
@@ -27,7 +29,7 @@ request=0x11f:0x35
 linux_words() { [ "$1" = none ] && echo "[]" || echo "[$(echo "$1" | tr ',' ' ')]"; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 
-for topo in default osc-deny; do
+for topo in default osc-deny pxb; do
 	t=$here/topologies/$topo.topo
 	d=$out/$topo
 	"$here/run.sh" --topology "$t" --app "$app" --out "$d/app" -- \
